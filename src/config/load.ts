@@ -1,0 +1,142 @@
+/**
+ * Loads a config file: YAML → `${VAR}` / `${VAR:-default}` expansion → one zod parse → deep freeze.
+ * Every problem is reported with its key path; none is silently dropped.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import type { z } from 'zod';
+import { ConfigError, ErrorCodes, TracejudgeError, type ConfigIssue } from '../errors.js';
+import { configSchema, type Config } from './schema.js';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+const WHOLE_PLACEHOLDER = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}$/;
+
+/** Format a zod path as `a.b["billing-*"].rate` or `a.list[0]`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const seg of path) {
+    if (typeof seg === 'number') out += `[${seg}]`;
+    else {
+      const s = String(seg);
+      if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(s)) out += out ? `.${s}` : s;
+      else out += `[${JSON.stringify(s)}]`;
+    }
+  }
+  return out;
+}
+
+/** Expand placeholders in every string of a parsed YAML tree. A value that is one placeholder keeps its YAML type. */
+export function expandEnv(value: unknown, env: Env): unknown {
+  if (typeof value === 'string') {
+    const whole = WHOLE_PLACEHOLDER.exec(value);
+    if (whole) {
+      const name = whole[1] as string;
+      const v = env[name];
+      const got = v !== undefined && v !== '' ? v : whole[2];
+      if (got === undefined || got === '') return undefined;
+      return coerceScalar(got);
+    }
+    return value.replace(PLACEHOLDER, (_m, name: string, def: string | undefined) => {
+      const v = env[name];
+      return v !== undefined && v !== '' ? v : (def ?? '');
+    });
+  }
+  if (Array.isArray(value)) return value.map((v) => expandEnv(v, env));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      const e = expandEnv(v, env);
+      if (e !== undefined) out[k] = e;
+    }
+    return out;
+  }
+  return value;
+}
+
+function coerceScalar(s: string): unknown {
+  if (/^-?\d+(\.\d+)?$/.test(s)) return Number(s);
+  if (s === 'true') return true;
+  if (s === 'false') return false;
+  return s;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+function zodIssues(error: z.ZodError): ConfigIssue[] {
+  const out: ConfigIssue[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) out.push({ path: formatPath([...issue.path, key]), message: 'unknown key' });
+    } else if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+      out.push({ path: formatPath(issue.path), message: issue.message });
+    } else {
+      out.push({ path: formatPath(issue.path), message: issue.message });
+    }
+  }
+  return out;
+}
+
+/** Extra checks that zod alone cannot express; they receive the parsed config and add issues. */
+export type ConfigCheck = (config: Config, issues: ConfigIssue[]) => void;
+const checks: ConfigCheck[] = [];
+
+/** Register a cross-field check (e.g. scorer options by type, sampling names referring to scorers). */
+export function registerConfigCheck(check: ConfigCheck): void {
+  checks.push(check);
+}
+
+/** Validate an already-parsed object. Throws `ConfigError` listing every issue. */
+export function parseConfig(raw: unknown, file = '<config>', env: Env = process.env): Config {
+  const expanded = expandEnv(raw ?? {}, env);
+  const result = configSchema.safeParse(expanded);
+  if (!result.success) throw new ConfigError(file, zodIssues(result.error));
+  const issues: ConfigIssue[] = [];
+  for (const check of checks) check(result.data, issues);
+  if (issues.length > 0) throw new ConfigError(file, issues);
+  return deepFreeze(result.data);
+}
+
+/** Parse YAML text; YAML syntax errors are reported with line and column. */
+export function parseConfigText(text: string, file = '<config>', env: Env = process.env): Config {
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    throw new ConfigError(
+      file,
+      doc.errors.map((e) => {
+        const pos = e.linePos?.[0];
+        return { path: pos ? `line ${pos.line}, column ${pos.col}` : '(yaml)', message: e.message.split('\n')[0] ?? e.message };
+      }),
+    );
+  }
+  return parseConfig(doc.toJS({ maxAliasCount: 100 }) as unknown, file, env);
+}
+
+/** Which file to read: `-c`, else `TRACEJUDGE_CONFIG`, else `./tracejudge.yaml` if present, else none. */
+export function resolveConfigPath(explicit: string | undefined, env: Env = process.env, cwd = process.cwd()): string | undefined {
+  if (explicit) return resolve(cwd, explicit);
+  if (env.TRACEJUDGE_CONFIG) return resolve(cwd, env.TRACEJUDGE_CONFIG);
+  const local = resolve(cwd, 'tracejudge.yaml');
+  return existsSync(local) ? local : undefined;
+}
+
+/** Load and validate a config file, or the built-in defaults when `path` is undefined. */
+export function loadConfig(path: string | undefined, env: Env = process.env): Config {
+  if (path === undefined) return parseConfig({}, '<defaults>', env);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'error';
+    throw new TracejudgeError(ErrorCodes.CONFIG_UNREADABLE, `${path}: cannot read config (${code})`);
+  }
+  return parseConfigText(text, path, env);
+}

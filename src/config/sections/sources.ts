@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+const bearerAuth = z.strictObject({ bearerToken: z.string().min(1).optional() }).prefault({});
+
+export const httpSource = z
+  .strictObject({
+    enabled: z.boolean().default(true),
+    host: z.string().min(1).default('127.0.0.1'),
+    port: z.number().int().min(0).max(65535).default(4318),
+    /** Body limit after decompression. */
+    maxBodyBytes: z.number().int().positive().default(16 * 1024 * 1024),
+  })
+  .prefault({});
+
+export const grpcSource = z
+  .strictObject({
+    enabled: z.boolean().default(true),
+    host: z.string().min(1).default('127.0.0.1'),
+    port: z.number().int().min(0).max(65535).default(4317),
+    maxMessageBytes: z.number().int().positive().default(16 * 1024 * 1024),
+  })
+  .prefault({});
+
+export const kafkaSource = z
+  .strictObject({
+    enabled: z.boolean().default(false),
+    brokers: z.array(z.string().min(1)).min(1).default(['127.0.0.1:9092']),
+    topic: z.string().min(1).default('otlp_spans'),
+    groupId: z.string().min(1).default('tracejudge'),
+    encoding: z.enum(['otlp_proto', 'otlp_json']).default('otlp_proto'),
+    initialOffset: z.enum(['latest', 'earliest']).default('latest'),
+    clientId: z.string().min(1).default('tracejudge'),
+    deadLetterTopic: z.string().min(1).optional(),
+    ssl: z.union([z.boolean(), z.record(z.string(), z.unknown())]).optional(),
+    sasl: z
+      .strictObject({
+        mechanism: z.enum(['plain', 'scram-sha-256', 'scram-sha-512']),
+        username: z.string(),
+        password: z.string(),
+      })
+      .optional(),
+    sessionTimeoutMs: z.number().int().positive().default(30_000),
+    heartbeatIntervalMs: z.number().int().positive().default(3_000),
+  })
+  .prefault({});
+
+export const sourcesSection = z
+  .strictObject({
+    otlp: z
+      .strictObject({
+        http: httpSource,
+        grpc: grpcSource,
+        auth: bearerAuth,
+      })
+      .prefault({}),
+    kafka: kafkaSource,
+  })
+  .prefault({});
