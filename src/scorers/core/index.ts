@@ -1,0 +1,15 @@
+/** The scorer engine: `createScorer`, the judge port, `notScorable`, errors and types. */
+export { createScorer, Scorer, type MastraScorer, type ScorerConfig } from './scorer.js';
+export { notScorable, isNotScorable, NOT_SCORABLE, type NotScorable } from './not-scorable.js';
+export { ScorerDefinitionError, ScorerRunError, type ScorerErrorId } from './errors.js';
+export {
+  isJudgeModelPort,
+  resolveJudgePort,
+  setJudgePortResolver,
+  type JudgeCallArgs,
+  type JudgeCallMeta,
+  type JudgeModelPort,
+  type JudgePortResolver,
+  type JudgeUsage,
+} from './judge-port.js';
+export type * from './types.js';
