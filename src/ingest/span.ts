@@ -109,6 +109,11 @@ export function estimateSpanBytes(span: Span): number {
   return 200 + span.name.length * 2 + estimateValueBytes(span.attributes) + span.events.reduce((n, e) => n + 48 + estimateValueBytes(e.attributes), 0);
 }
 
+/** Approximate retained size of a log record in bytes, used for the assembler's byte bound. */
+export function estimateLogBytes(log: LogRecord): number {
+  return 200 + log.eventName.length * 2 + estimateValueBytes(log.body) + estimateValueBytes(log.attributes);
+}
+
 function estimateValueBytes(value: AttributeValue | Attributes): number {
   if (value === null) return 8;
   switch (typeof value) {

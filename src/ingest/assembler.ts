@@ -1,0 +1,388 @@
+/**
+ * The trace assembler: groups spans (and their log records) by trace id, decides when a trace is
+ * complete, and hands complete traces to an async handler with bounded concurrency.
+ *
+ * A trace is decided when its root span (`parentSpanId === ''`) has arrived and `decisionWaitMs` has
+ * passed since its last span, or when `maxTraceAgeMs` has passed since its first span (root or not).
+ * Time comes from an injected clock and only moves when the owner calls `tick()` (or `start()` does,
+ * on one interval), so every decision is reproducible in tests.
+ *
+ * Everything is bounded: held traces, spans per trace, estimated bytes, decided traces waiting for a
+ * handler slot. At a bound `offer` refuses the whole batch (sources answer 429/503 or pause); in
+ * `overflow: evict` mode the oldest undecided traces are dropped instead, and counted.
+ */
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import { assemblySection } from '../config/sections/assembly.js';
+import { errorMessage } from '../errors.js';
+import { logger as rootLogger, ThrottledLog } from '../logging.js';
+import { observeBufferedTraces, telemetry } from '../telemetry/instruments.js';
+import { DeadlineHeap } from './deadline-heap.js';
+import { DecidedCache } from './decided-cache.js';
+import { HeldTrace, type BatchRef } from './held-trace.js';
+import type { OfferResult, SpanBatch, SpanSink } from './sink.js';
+import { estimateLogBytes, estimateSpanBytes, type Trace } from './span.js';
+
+/** The `assembly` config section. */
+export type AssemblyConfig = z.output<typeof assemblySection>;
+
+/** Handles one decided trace (extract → sample → score → emit). A rejection is logged and counted. */
+export type TraceHandler = (trace: Trace) => Promise<void>;
+
+/** Why a trace was decided; the `reason` attribute of `tracejudge.traces.assembled`. */
+export type DecisionReason = 'complete' | 'max_age' | 'missing_root' | 'flush';
+
+type DropReason = 'late_span' | 'too_many_spans' | 'evicted' | 'handler_error' | 'orphan_log';
+
+export interface TraceAssemblerOptions {
+  /** Overrides of the `assembly` defaults. */
+  config?: Partial<AssemblyConfig>;
+  onTrace: TraceHandler;
+  /** Clock in milliseconds; defaults to `Date.now`. */
+  now?: () => number;
+  logger?: Logger;
+}
+
+/** Counters since creation, for logs, tests and the shutdown summary. */
+export interface AssemblerStats {
+  spansAccepted: number;
+  logsAccepted: number;
+  duplicateSpans: number;
+  lateSpans: number;
+  lateLogs: number;
+  orphanLogs: number;
+  tooManySpans: number;
+  tracesAssembled: number;
+  tracesEvicted: number;
+  handlerErrors: number;
+  batchesRefused: number;
+}
+
+const MIN_RETRY_AFTER_MS = 1000;
+const MAX_RETRY_AFTER_MS = 30_000;
+
+export class TraceAssembler implements SpanSink {
+  readonly config: AssemblyConfig;
+  private readonly onTrace: TraceHandler;
+  private readonly now: () => number;
+  private readonly log: Logger;
+  private readonly held = new Map<string, HeldTrace>();
+  private readonly heap = new DeadlineHeap<HeldTrace>();
+  private readonly decided: DecidedCache;
+  private readonly queue: HeldTrace[] = [];
+  private queueHead = 0;
+  private inFlight = 0;
+  private bytes = 0;
+  private closed = false;
+  private timer: NodeJS.Timeout | undefined;
+  private unobserve: (() => void) | undefined;
+  private idleWaiters: (() => void)[] = [];
+  private readonly dropLogs: Record<DropReason, ThrottledLog>;
+  readonly stats: AssemblerStats = {
+    spansAccepted: 0,
+    logsAccepted: 0,
+    duplicateSpans: 0,
+    lateSpans: 0,
+    lateLogs: 0,
+    orphanLogs: 0,
+    tooManySpans: 0,
+    tracesAssembled: 0,
+    tracesEvicted: 0,
+    handlerErrors: 0,
+    batchesRefused: 0,
+  };
+
+  constructor(options: TraceAssemblerOptions) {
+    this.config = assemblySection.parse(options.config ?? {});
+    this.onTrace = options.onTrace;
+    this.now = options.now ?? Date.now;
+    this.log = (options.logger ?? rootLogger).child({ component: 'assembler' });
+    this.decided = new DecidedCache(this.config.decidedCacheSize);
+    const throttled = (msg: string): ThrottledLog => new ThrottledLog(this.log, msg, 10_000, this.now);
+    this.dropLogs = {
+      late_span: throttled('spans arrived after their trace was decided; dropped'),
+      too_many_spans: throttled('trace exceeded assembly.maxSpansPerTrace; extra spans dropped'),
+      evicted: throttled('traces evicted to stay within the assembler bounds'),
+      handler_error: throttled('trace handler failed'),
+      orphan_log: throttled('log records without a trace id cannot be joined; dropped'),
+    };
+  }
+
+  /** Traces waiting for their decision. */
+  get bufferedTraces(): number {
+    return this.held.size;
+  }
+
+  /** Decided traces waiting for a handler slot. */
+  get queuedTraces(): number {
+    return this.queue.length - this.queueHead;
+  }
+
+  /** Handler calls not yet settled. */
+  get inFlightTraces(): number {
+    return this.inFlight;
+  }
+
+  /** Estimated bytes of every trace held (waiting, queued or being handled). */
+  get bufferedBytes(): number {
+    return this.bytes;
+  }
+
+  private get heldTraceCount(): number {
+    return this.held.size + this.queuedTraces + this.inFlight;
+  }
+
+  offer(batch: SpanBatch): OfferResult {
+    if (this.closed) return { accepted: false, reason: 'shutting_down', retryAfterMs: MIN_RETRY_AFTER_MS };
+    if (this.queuedTraces >= this.config.maxQueuedTraces) return this.refuse(MIN_RETRY_AFTER_MS);
+
+    const newTraces = new Set<string>();
+    let addBytes = 0;
+    for (const span of batch.spans) {
+      if (!this.held.has(span.traceId)) {
+        if (this.decided.has(span.traceId)) continue;
+        newTraces.add(span.traceId);
+      }
+      addBytes += estimateSpanBytes(span);
+    }
+    for (const log of batch.logs) {
+      if (log.traceId === '') continue;
+      if (!this.held.has(log.traceId)) {
+        if (this.decided.has(log.traceId)) continue;
+        newTraces.add(log.traceId);
+      }
+      addBytes += estimateLogBytes(log);
+    }
+    if (!this.fits(newTraces.size, addBytes)) {
+      if (this.config.overflow === 'refuse') return this.refuse(this.retryAfter());
+      while (!this.fits(newTraces.size, addBytes) && this.held.size > 0) this.evictOldest();
+    }
+    this.apply(batch);
+    return { accepted: true };
+  }
+
+  /** Decide every trace whose deadline has passed, and start handlers for queued traces. */
+  tick(): void {
+    const now = this.now();
+    for (let top = this.heap.peek(); top !== undefined && top.deadline <= now; top = this.heap.peek()) {
+      this.heap.pop();
+      this.decide(top, decisionReason(top, now, this.config.decisionWaitMs));
+    }
+    this.pump();
+  }
+
+  /** Decide everything now; resolves when every handler call has settled. Never rejects. */
+  flush(): Promise<void> {
+    for (const t of [...this.held.values()]) {
+      this.heap.remove(t);
+      this.decide(t, 'flush');
+    }
+    this.pump();
+    return this.whenIdle();
+  }
+
+  /** Refuse further batches (`shutting_down`), stop ticking, and flush. */
+  close(): Promise<void> {
+    this.closed = true;
+    this.stop();
+    return this.flush();
+  }
+
+  /** Tick on one interval (unref'd, so it never keeps the process alive by itself). */
+  start(intervalMs: number = this.config.tickMs): void {
+    if (this.timer) return;
+    this.unobserve = observeBufferedTraces(() => this.held.size);
+    this.timer = setInterval(() => {
+      try {
+        this.tick();
+      } catch (err) {
+        this.log.error({ err: errorMessage(err) }, 'assembler tick failed');
+      }
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    this.unobserve?.();
+    this.unobserve = undefined;
+  }
+
+  private fits(newTraces: number, addBytes: number): boolean {
+    const count = this.heldTraceCount;
+    const tracesOk = count === 0 || count + newTraces <= this.config.maxBufferedTraces;
+    const bytesOk = this.bytes === 0 || this.bytes + addBytes <= this.config.maxBufferedBytes;
+    return tracesOk && bytesOk;
+  }
+
+  private refuse(retryAfterMs: number): OfferResult {
+    this.stats.batchesRefused++;
+    return { accepted: false, reason: 'buffer_full', retryAfterMs };
+  }
+
+  /** Until the earliest pending decision, clamped to [1 s, 30 s]. */
+  private retryAfter(): number {
+    const next = this.heap.peek();
+    const wait = next ? next.deadline - this.now() : MIN_RETRY_AFTER_MS;
+    return Math.min(MAX_RETRY_AFTER_MS, Math.max(MIN_RETRY_AFTER_MS, Math.ceil(wait)));
+  }
+
+  private apply(batch: SpanBatch): void {
+    const now = this.now();
+    const ref: BatchRef | undefined = batch.onSettled ? { onSettled: batch.onSettled, pending: 0 } : undefined;
+    const touched = new Set<HeldTrace>();
+    let late = 0;
+    let tooMany = 0;
+    for (const span of batch.spans) {
+      const t = this.traceFor(span.traceId, batch, now);
+      if (!t) {
+        late++;
+        continue;
+      }
+      if (t.spanIds.has(span.spanId)) {
+        this.stats.duplicateSpans++;
+        continue;
+      }
+      if (t.spans.length >= this.config.maxSpansPerTrace) {
+        tooMany++;
+        continue;
+      }
+      this.bytes += t.addSpan(span, estimateSpanBytes(span), now);
+      this.stats.spansAccepted++;
+      t.attach(ref);
+      touched.add(t);
+    }
+    for (const log of batch.logs) {
+      if (log.traceId === '') {
+        this.stats.orphanLogs++;
+        this.dropLogs.orphan_log.hit();
+        continue;
+      }
+      const t = this.traceFor(log.traceId, batch, now);
+      if (!t) {
+        this.stats.lateLogs++;
+        continue;
+      }
+      this.bytes += t.addLog(log, estimateLogBytes(log), now);
+      this.stats.logsAccepted++;
+      t.attach(ref);
+      touched.add(t);
+    }
+    for (const t of touched) {
+      t.deadline = t.computeDeadline(this.config.decisionWaitMs, this.config.maxTraceAgeMs);
+      if (t.heapIndex < 0) this.heap.push(t);
+      else this.heap.update(t);
+    }
+    if (late > 0) this.countDrop('late_span', late);
+    if (tooMany > 0) this.countDrop('too_many_spans', tooMany);
+    this.stats.lateSpans += late;
+    this.stats.tooManySpans += tooMany;
+    if (ref && ref.pending === 0) queueMicrotask(() => this.callSettled(ref));
+  }
+
+  /** The held trace for `traceId`, created if new; undefined when the trace was already decided. */
+  private traceFor(traceId: string, batch: SpanBatch, now: number): HeldTrace | undefined {
+    let t = this.held.get(traceId);
+    if (t) return t;
+    if (this.decided.has(traceId)) return undefined;
+    t = new HeldTrace(traceId, batch.source, now);
+    this.held.set(traceId, t);
+    return t;
+  }
+
+  private decide(t: HeldTrace, reason: DecisionReason): void {
+    this.held.delete(t.traceId);
+    this.decided.add(t.traceId);
+    this.stats.tracesAssembled++;
+    telemetry().traceAssembled.add(1, { source: t.source, reason });
+    this.queue.push(t);
+  }
+
+  private evictOldest(): void {
+    const oldest = this.held.values().next();
+    if (oldest.done) return;
+    const t = oldest.value;
+    this.heap.remove(t);
+    this.held.delete(t.traceId);
+    this.decided.add(t.traceId);
+    this.stats.tracesEvicted++;
+    this.countDrop('evicted', 1);
+    this.release(t);
+  }
+
+  private pump(): void {
+    while (this.inFlight < this.config.maxInFlightTraces && this.queueHead < this.queue.length) {
+      const t = this.queue[this.queueHead] as HeldTrace;
+      this.queue[this.queueHead] = undefined as unknown as HeldTrace;
+      this.queueHead++;
+      this.inFlight++;
+      this.run(t);
+    }
+    if (this.queueHead > 1024 && this.queueHead * 2 > this.queue.length) {
+      this.queue.splice(0, this.queueHead);
+      this.queueHead = 0;
+    }
+  }
+
+  private run(t: HeldTrace): void {
+    let p: Promise<void>;
+    try {
+      p = this.onTrace(t.toTrace());
+    } catch (err) {
+      p = Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+    p.then(
+      () => this.settle(t, undefined),
+      (err: unknown) => this.settle(t, err ?? new Error('handler rejected')),
+    );
+  }
+
+  private settle(t: HeldTrace, err: unknown): void {
+    this.inFlight--;
+    if (err !== undefined) {
+      this.stats.handlerErrors++;
+      this.countDrop('handler_error', 1, { err: errorMessage(err) });
+    }
+    this.release(t);
+    this.pump();
+    if (this.inFlight === 0 && this.queueHead >= this.queue.length) {
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const w of waiters) w();
+    }
+  }
+
+  /** Free a trace's bytes and settle the batches that fed it. */
+  private release(t: HeldTrace): void {
+    this.bytes -= t.bytes;
+    for (const ref of t.batches) {
+      ref.pending--;
+      if (ref.pending === 0) this.callSettled(ref);
+    }
+    t.batches.clear();
+  }
+
+  private callSettled(ref: BatchRef): void {
+    try {
+      ref.onSettled();
+    } catch (err) {
+      this.log.error({ err: errorMessage(err) }, 'batch onSettled callback failed');
+    }
+  }
+
+  private whenIdle(): Promise<void> {
+    if (this.inFlight === 0 && this.queueHead >= this.queue.length) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private countDrop(reason: DropReason, n: number, fields: Record<string, unknown> = {}): void {
+    if (reason !== 'orphan_log') telemetry().tracesDropped.add(n, { reason });
+    this.dropLogs[reason].hit(n, fields);
+  }
+}
+
+function decisionReason(t: HeldTrace, now: number, decisionWaitMs: number): DecisionReason {
+  if (!t.hasRoot) return 'missing_root';
+  return t.lastAt + decisionWaitMs <= now ? 'complete' : 'max_age';
+}
