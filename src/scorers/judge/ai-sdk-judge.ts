@@ -1,0 +1,247 @@
+/**
+ * The judge port over the AI SDK (`ai@6` `generateText` with `Output.object`). It owns the reliability of
+ * every judge call: its own retry loop (the SDK runs with `maxRetries: 0`), a hard timeout per HTTP call,
+ * one re-ask when an answer does not fit the schema, a per-model concurrency limit, and per-call token and
+ * latency accounting through `telemetry()`.
+ */
+import { generateText, NoObjectGeneratedError, NoOutputGeneratedError, Output, type LanguageModel, type ModelMessage } from 'ai';
+import type { z } from 'zod';
+import { logger, scrubSecrets } from '../../logging.js';
+import { telemetry } from '../../telemetry/instruments.js';
+import type { JudgeCallArgs, JudgeCallMeta, JudgeModelPort, JudgeUsage } from '../core/judge-port.js';
+import { JudgeError, type JudgeFailureKind } from './errors.js';
+import { schemaMismatchReason } from './mismatch.js';
+import { backoffMs, classifyCallError, sleep } from './retry.js';
+import type { Semaphore } from './semaphore.js';
+
+/** Reliability settings of one judge model. */
+export interface JudgeCallPolicy {
+  temperature: number;
+  timeoutMs: number;
+  maxRetries: number;
+  backoffInitialMs: number;
+  backoffMaxMs: number;
+  maxRetryAfterMs: number;
+}
+
+export interface AiSdkJudgeOptions extends JudgeCallPolicy {
+  /** An AI SDK language model object, e.g. `createOpenAI({ baseURL, apiKey }).chat('gpt-4o-mini')`. */
+  model: Exclude<LanguageModel, string>;
+  modelId: string;
+  provider?: string;
+  /** Shared by every port of the same judge model. */
+  semaphore: Semaphore;
+  /** Aborts every call of this port (service shutdown). */
+  signal?: AbortSignal;
+}
+
+/** Running totals of one logical judge call (re-ask and retries included). */
+interface Tally {
+  usage: { inputTokens: number; outputTokens: number; totalTokens: number };
+  modelCalls: number;
+  attempts: number;
+  startedAt: number;
+}
+
+type Outcome = 'success' | 'retry' | 'timeout' | 'schema' | 'quota' | 'error';
+
+const REASK_TEXT =
+  'Your previous answer could not be used: {reason}. Answer again with one JSON object that matches the required schema exactly, with no text before or after it.';
+
+function usageOf(u: { inputTokens?: number | undefined; outputTokens?: number | undefined; totalTokens?: number | undefined } | undefined): {
+  input: number;
+  output: number;
+  total: number;
+} {
+  const input = u?.inputTokens ?? 0;
+  const output = u?.outputTokens ?? 0;
+  return { input, output, total: u?.totalTokens ?? input + output };
+}
+
+/** A judge that serves the engine's prompt-object steps. */
+export class AiSdkJudge implements JudgeModelPort {
+  readonly modelId: string;
+  readonly provider: string | undefined;
+
+  constructor(private readonly options: AiSdkJudgeOptions) {
+    this.modelId = options.modelId;
+    this.provider = options.provider;
+  }
+
+  /** Structured answer parsed with `schema`; one re-ask on a misfit, then a TJ_JUDGE_SCHEMA failure. */
+  async generateObject<S extends z.ZodType>(args: JudgeCallArgs & { schema: S }): Promise<JudgeCallMeta & { object: z.infer<S> }> {
+    const tally = this.newTally();
+    const output = Output.object({ schema: args.schema });
+    let messages: ModelMessage[] = [{ role: 'user', content: args.prompt }];
+    for (;;) {
+      tally.attempts++;
+      const first = tally.attempts === 1;
+      try {
+        const result = await this.callWithRetries(tally, args, (signal) =>
+          generateText({ ...this.common(signal), system: args.instructions, messages, output }),
+        );
+        const object = result.output as z.infer<S>;
+        return { object, ...this.meta(tally) };
+      } catch (err) {
+        if (!(NoObjectGeneratedError.isInstance(err) || NoOutputGeneratedError.isInstance(err))) throw err;
+        const text = NoObjectGeneratedError.isInstance(err) ? (err.text ?? '') : '';
+        const reason = schemaMismatchReason(err);
+        if (!first) {
+          throw this.failure('schema', `judge answer did not fit the ${args.stepName} schema after one re-ask: ${reason}`, tally, args, {
+            rawOutput: text,
+            ...(NoObjectGeneratedError.isInstance(err) && err.finishReason ? { finishReason: err.finishReason } : {}),
+          });
+        }
+        logger.debug({ scorer: args.scorerId, step: args.stepName, model: this.modelId, reason }, 'judge answer did not fit the schema; re-asking once');
+        messages = [
+          { role: 'user', content: args.prompt },
+          { role: 'assistant', content: text === '' ? '(empty answer)' : text },
+          { role: 'user', content: REASK_TEXT.replace('{reason}', reason) },
+        ];
+      }
+    }
+  }
+
+  /** Plain text answer (reason steps). */
+  async generateText(args: JudgeCallArgs): Promise<JudgeCallMeta & { text: string }> {
+    const tally = this.newTally();
+    tally.attempts = 1;
+    const result = await this.callWithRetries(tally, args, (signal) => generateText({ ...this.common(signal), system: args.instructions, prompt: args.prompt }));
+    return { text: result.text, ...this.meta(tally) };
+  }
+
+  private common(signal: AbortSignal): { model: Exclude<LanguageModel, string>; temperature: number; maxRetries: 0; abortSignal: AbortSignal } {
+    return { model: this.options.model, temperature: this.options.temperature, maxRetries: 0, abortSignal: signal };
+  }
+
+  private newTally(): Tally {
+    return { usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, modelCalls: 0, attempts: 0, startedAt: performance.now() };
+  }
+
+  private meta(tally: Tally): JudgeCallMeta {
+    const usage: JudgeUsage = { ...tally.usage };
+    return {
+      usage,
+      durationMs: Math.round(performance.now() - tally.startedAt),
+      modelId: this.modelId,
+      ...(this.provider ? { provider: this.provider } : {}),
+      attemptCount: tally.attempts,
+      modelCallCount: tally.modelCalls,
+    };
+  }
+
+  private record(outcome: Outcome, seconds: number, usage?: { input: number; output: number }): void {
+    const t = telemetry();
+    const model = { 'gen_ai.request.model': this.modelId };
+    t.judgeRequests.add(1, { ...model, outcome });
+    t.judgeDuration.record(seconds, { ...model, outcome });
+    if (usage && usage.input > 0) t.judgeTokens.add(usage.input, { ...model, 'gen_ai.token.type': 'input' });
+    if (usage && usage.output > 0) t.judgeTokens.add(usage.output, { ...model, 'gen_ai.token.type': 'output' });
+  }
+
+  private addUsage(tally: Tally, u: { input: number; output: number; total: number }): void {
+    tally.usage.inputTokens += u.input;
+    tally.usage.outputTokens += u.output;
+    tally.usage.totalTokens += u.total;
+  }
+
+  private failure(kind: JudgeFailureKind, message: string, tally: Tally, args: JudgeCallArgs, extra: { status?: number; providerCode?: string; rawOutput?: string; finishReason?: string } = {}): JudgeError {
+    return new JudgeError(`judge ${this.modelId} (${args.scorerId}/${args.stepName}): ${message}`, {
+      kind,
+      modelId: this.modelId,
+      modelCallCount: tally.modelCalls,
+      attemptCount: Math.max(1, tally.attempts),
+      usage: { ...tally.usage },
+      durationMs: Math.round(performance.now() - tally.startedAt),
+      ...extra,
+    });
+  }
+
+  /**
+   * One answer: HTTP calls under the model's semaphore, each with a hard timeout, retried on 408/409/429/5xx
+   * and network errors. The slot is released while waiting to retry.
+   */
+  private async callWithRetries<R extends { usage: { inputTokens?: number | undefined; outputTokens?: number | undefined; totalTokens?: number | undefined } }>(
+    tally: Tally,
+    args: JudgeCallArgs,
+    call: (signal: AbortSignal) => Promise<R>,
+  ): Promise<R> {
+    const o = this.options;
+    for (let retry = 0; ; retry++) {
+      if (o.signal?.aborted) throw this.failure('aborted', 'judge is shutting down', tally, args);
+      let release: () => void;
+      try {
+        release = await o.semaphore.acquire(o.signal);
+      } catch {
+        throw this.failure('aborted', 'judge is shutting down', tally, args);
+      }
+      const controller = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort(new DOMException(`judge call exceeded ${o.timeoutMs} ms`, 'TimeoutError'));
+      }, o.timeoutMs);
+      const onShutdown = (): void => controller.abort(o.signal?.reason);
+      o.signal?.addEventListener('abort', onShutdown, { once: true });
+      const started = performance.now();
+      tally.modelCalls++;
+      try {
+        const result = await call(controller.signal);
+        const u = usageOf(result.usage);
+        this.addUsage(tally, u);
+        this.record('success', (performance.now() - started) / 1000, u);
+        return result;
+      } catch (err) {
+        clearTimeout(timer);
+        const seconds = (performance.now() - started) / 1000;
+        if (timedOut) {
+          this.record('timeout', seconds);
+          throw this.failure('timeout', `no answer within timeoutMs=${o.timeoutMs}`, tally, args);
+        }
+        if (o.signal?.aborted) {
+          this.record('error', seconds);
+          throw this.failure('aborted', 'judge is shutting down', tally, args);
+        }
+        if (NoObjectGeneratedError.isInstance(err)) {
+          const u = usageOf(err.usage);
+          this.addUsage(tally, u);
+          this.record('schema', seconds, u);
+          throw err;
+        }
+        if (NoOutputGeneratedError.isInstance(err)) {
+          this.record('schema', seconds);
+          throw err;
+        }
+        const f = classifyCallError(err);
+        const codes = { ...(f.status !== undefined ? { status: f.status } : {}), ...(f.providerCode ? { providerCode: f.providerCode } : {}) };
+        if (!f.retry) {
+          this.record(f.kind === 'quota' ? 'quota' : 'error', seconds);
+          const what = f.kind === 'quota' ? `quota exhausted, not retried (${f.message})` : f.message;
+          throw this.failure(f.kind, what, tally, args, codes);
+        }
+        if (retry >= o.maxRetries) {
+          this.record('error', seconds);
+          throw this.failure('http', `${f.message} (gave up after ${retry + 1} calls)`, tally, args, codes);
+        }
+        if (f.retryAfterMs !== undefined && f.retryAfterMs > o.maxRetryAfterMs) {
+          this.record('error', seconds);
+          throw this.failure('rate_limited', `${f.message}; Retry-After ${Math.round(f.retryAfterMs)} ms exceeds maxRetryAfterMs=${o.maxRetryAfterMs}`, tally, args, codes);
+        }
+        this.record('retry', seconds);
+        const wait = f.retryAfterMs ?? backoffMs(retry + 1, o.backoffInitialMs, o.backoffMaxMs);
+        logger.debug({ model: this.modelId, status: f.status, waitMs: Math.round(wait), retry: retry + 1 }, scrubSecrets(`judge call failed, retrying: ${f.message}`));
+        release();
+        release = () => undefined;
+        try {
+          await sleep(wait, o.signal);
+        } catch {
+          throw this.failure('aborted', 'judge is shutting down', tally, args);
+        }
+      } finally {
+        clearTimeout(timer);
+        o.signal?.removeEventListener('abort', onShutdown);
+        release();
+      }
+    }
+  }
+}
