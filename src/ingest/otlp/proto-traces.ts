@@ -1,0 +1,217 @@
+/** OTLP/protobuf `ExportTraceServiceRequest` → Span[] (see proto-reader.ts for the approach). */
+import type { Attributes, Resource, Scope, Span, SpanEvent, SpanKind, SpanLink, StatusCode } from '../span.js';
+import { DecodeError, errorMessage } from '../../errors.js';
+import { checkEnd, clampEnum, createReader, readFixed64, readId, readKeyValue, readResource, readScope, sub, tag, type Reader } from './proto-reader.js';
+import { ItemRejected, Rejections, type TraceDecodeResult } from './result.js';
+
+/**
+ * Decodes a binary OTLP `ExportTraceServiceRequest`. Spans with missing or invalid ids, or with values
+ * nested too deeply, are rejected one by one and counted; a malformed payload throws `DecodeError`
+ * naming the byte offset.
+ */
+export function decodeTraceRequestProto(bytes: Uint8Array): TraceDecodeResult {
+  const r = createReader(bytes);
+  const spans: Span[] = [];
+  const rejections = new Rejections();
+  let rsIndex = 0;
+  try {
+    while (r.pos < r.len) {
+      const t = r.uint32();
+      if (t === tag(1, 2)) readResourceSpans(r, sub(r, r.len), `resourceSpans[${rsIndex++}]`, spans, rejections);
+      else r.skipType(t & 7);
+    }
+    checkEnd(r, r.len);
+  } catch (err) {
+    if (err instanceof DecodeError) throw err;
+    throw new DecodeError(`malformed protobuf ExportTraceServiceRequest: ${errorMessage(err)}`, Math.min(r.pos, r.len), { cause: err });
+  }
+  return { spans, rejected: rejections.count, errors: rejections.messages };
+}
+
+function readResourceSpans(r: Reader, end: number, path: string, out: Span[], rej: Rejections): void {
+  const resource: Resource = { attributes: {} };
+  let ssIndex = 0;
+  while (r.pos < end) {
+    const t = r.uint32();
+    if (t === tag(1, 2)) {
+      try {
+        readResource(r, sub(r, end), resource);
+      } catch (err) {
+        if (err instanceof ItemRejected) throw new DecodeError(`${path}.resource: ${err.message}`, r.pos);
+        throw err;
+      }
+    } else if (t === tag(2, 2)) readScopeSpans(r, sub(r, end), `${path}.scopeSpans[${ssIndex++}]`, resource, out, rej);
+    else r.skipType(t & 7);
+  }
+  checkEnd(r, end);
+}
+
+function readScopeSpans(r: Reader, end: number, path: string, resource: Resource, out: Span[], rej: Rejections): void {
+  const scope: Scope = { name: '', version: '', attributes: {} };
+  let spanIndex = 0;
+  while (r.pos < end) {
+    const t = r.uint32();
+    if (t === tag(1, 2)) {
+      try {
+        readScope(r, sub(r, end), scope);
+      } catch (err) {
+        if (err instanceof ItemRejected) throw new DecodeError(`${path}.scope: ${err.message}`, r.pos);
+        throw err;
+      }
+    } else if (t === tag(2, 2)) {
+      const spanEnd = sub(r, end);
+      const index = spanIndex++;
+      try {
+        out.push(readSpan(r, spanEnd, resource, scope));
+      } catch (err) {
+        if (!(err instanceof ItemRejected)) throw err;
+        rej.add(`${path}.spans[${index}]: ${err.message}`);
+        r.pos = spanEnd;
+      }
+    } else r.skipType(t & 7);
+  }
+  checkEnd(r, end);
+}
+
+function readSpan(r: Reader, end: number, resource: Resource, scope: Scope): Span {
+  let traceId = '';
+  let spanId = '';
+  let parentSpanId = '';
+  let traceState = '';
+  let flags = 0;
+  let name = '';
+  let kind = 0;
+  let startTimeUnixNano = 0n;
+  let endTimeUnixNano = 0n;
+  const attributes: Attributes = {};
+  const events: SpanEvent[] = [];
+  const links: SpanLink[] = [];
+  let status: { code: StatusCode; message: string } = { code: 0, message: '' };
+  while (r.pos < end) {
+    const t = r.uint32();
+    switch (t) {
+      case tag(1, 2):
+        traceId = readId(r, end, 16, 'traceId');
+        break;
+      case tag(2, 2):
+        spanId = readId(r, end, 8, 'spanId');
+        break;
+      case tag(3, 2):
+        traceState = r.string();
+        break;
+      case tag(4, 2):
+        parentSpanId = readId(r, end, 8, 'parentSpanId');
+        break;
+      case tag(16, 5):
+        flags = r.fixed32();
+        break;
+      case tag(5, 2):
+        name = r.string();
+        break;
+      case tag(6, 0):
+        kind = r.int32();
+        break;
+      case tag(7, 1):
+        startTimeUnixNano = readFixed64(r);
+        break;
+      case tag(8, 1):
+        endTimeUnixNano = readFixed64(r);
+        break;
+      case tag(9, 2):
+        readKeyValue(r, sub(r, end), attributes, 0);
+        break;
+      case tag(11, 2):
+        events.push(readEvent(r, sub(r, end)));
+        break;
+      case tag(13, 2):
+        links.push(readLink(r, sub(r, end)));
+        break;
+      case tag(15, 2):
+        status = readStatus(r, sub(r, end));
+        break;
+      default:
+        r.skipType(t & 7);
+    }
+  }
+  checkEnd(r, end);
+  if (traceId === '') throw new ItemRejected('traceId: missing or all zeroes');
+  if (spanId === '') throw new ItemRejected('spanId: missing or all zeroes');
+  return {
+    traceId,
+    spanId,
+    parentSpanId,
+    traceState,
+    flags,
+    name,
+    kind: clampEnum<SpanKind>(kind, 5),
+    startTimeUnixNano,
+    endTimeUnixNano,
+    attributes,
+    events,
+    links,
+    status,
+    resource,
+    scope,
+  };
+}
+
+function readEvent(r: Reader, end: number): SpanEvent {
+  let timeUnixNano = 0n;
+  let name = '';
+  const attributes: Attributes = {};
+  while (r.pos < end) {
+    const t = r.uint32();
+    if (t === tag(1, 1)) timeUnixNano = readFixed64(r);
+    else if (t === tag(2, 2)) name = r.string();
+    else if (t === tag(3, 2)) readKeyValue(r, sub(r, end), attributes, 0);
+    else r.skipType(t & 7);
+  }
+  checkEnd(r, end);
+  return { timeUnixNano, name, attributes };
+}
+
+function readLink(r: Reader, end: number): SpanLink {
+  let traceId = '';
+  let spanId = '';
+  let traceState = '';
+  let flags = 0;
+  const attributes: Attributes = {};
+  while (r.pos < end) {
+    const t = r.uint32();
+    switch (t) {
+      case tag(1, 2):
+        traceId = readId(r, end, 16, 'links.traceId');
+        break;
+      case tag(2, 2):
+        spanId = readId(r, end, 8, 'links.spanId');
+        break;
+      case tag(3, 2):
+        traceState = r.string();
+        break;
+      case tag(4, 2):
+        readKeyValue(r, sub(r, end), attributes, 0);
+        break;
+      case tag(6, 5):
+        flags = r.fixed32();
+        break;
+      default:
+        r.skipType(t & 7);
+    }
+  }
+  checkEnd(r, end);
+  if (traceId === '' || spanId === '') throw new ItemRejected('links: traceId and spanId are required');
+  return { traceId, spanId, traceState, attributes, flags };
+}
+
+function readStatus(r: Reader, end: number): { code: StatusCode; message: string } {
+  let code = 0;
+  let message = '';
+  while (r.pos < end) {
+    const t = r.uint32();
+    if (t === tag(2, 2)) message = r.string();
+    else if (t === tag(3, 0)) code = r.int32();
+    else r.skipType(t & 7);
+  }
+  checkEnd(r, end);
+  return { code: clampEnum<StatusCode>(code, 2), message };
+}
