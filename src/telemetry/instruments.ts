@@ -36,6 +36,12 @@ export interface Instruments {
   judgeBudgetExhausted: Counter;
   /** Estimated judge cost in USD from the configured price table. */
   judgeCost: Counter;
+  /** `tracejudge.emit.records`, attributes `emitter`, `outcome` = sent | failed | rejected. */
+  emitRecords: Counter;
+  /** Kafka records sent to the dead-letter topic; attribute `outcome` = published | failed. */
+  kafkaDeadLetters: Counter;
+  /** Kafka offsets committed (records), attribute `topic`. */
+  kafkaCommitted: Counter;
 }
 
 type GaugeSource = () => number;
@@ -76,6 +82,9 @@ export function createInstruments(meter: Meter): Instruments {
     bufferTraces,
     judgeBudgetExhausted: meter.createCounter('tracejudge.judge.budget.exhausted', { description: 'Evaluations that hit a judge budget.', unit: '{evaluation}' }),
     judgeCost: meter.createCounter('tracejudge.judge.cost', { description: 'Estimated judge cost.', unit: 'USD' }),
+    emitRecords: meter.createCounter('tracejudge.emit.records', { description: 'Score records handled by each emitter, by outcome.', unit: '{record}' }),
+    kafkaDeadLetters: meter.createCounter('tracejudge.kafka.dead_letters', { description: 'Undecodable Kafka records sent to the dead-letter topic.', unit: '{message}' }),
+    kafkaCommitted: meter.createCounter('tracejudge.kafka.committed', { description: 'Kafka records whose offsets were committed.', unit: '{message}' }),
   };
 }
 

@@ -30,7 +30,12 @@ export const kafkaSource = z
     encoding: z.enum(['otlp_proto', 'otlp_json']).default('otlp_proto'),
     initialOffset: z.enum(['latest', 'earliest']).default('latest'),
     clientId: z.string().min(1).default('tracejudge'),
+    /** Per-topic encodings, for consuming several topics; `topic`/`encoding` are used when absent. */
+    topics: z.array(z.strictObject({ topic: z.string().min(1), encoding: z.enum(['otlp_proto', 'otlp_json']).default('otlp_proto') })).optional(),
+    /** Undecodable messages go here; defaults to `<topic>.dlq`. */
     deadLetterTopic: z.string().min(1).optional(),
+    /** How often settled offsets are committed. */
+    commitIntervalMs: z.number().int().positive().default(1000),
     ssl: z.union([z.boolean(), z.record(z.string(), z.unknown())]).optional(),
     sasl: z
       .strictObject({
