@@ -1,5 +1,25 @@
 import { z } from 'zod';
 
+/** Retry policy shared by every emitter: exponential backoff with jitter, bounded attempts. */
+const retrySettings = z
+  .strictObject({
+    initialBackoffMs: z.number().int().positive().default(500),
+    maxBackoffMs: z.number().int().positive().default(30_000),
+    /** Attempts per batch, the first included; after that the caller gets a `retryable` result. */
+    maxAttempts: z.number().int().min(1).max(100).default(5),
+  })
+  .prefault({});
+
+/** Bounded buffering in front of every emitter. */
+const bufferSettings = z
+  .strictObject({
+    /** Records held per emitter; beyond it `emit()` answers `retryable` at once (back-pressure). */
+    maxRecords: z.number().int().positive().default(10_000),
+    /** Records sent in one request / write. */
+    maxBatchRecords: z.number().int().positive().default(512),
+  })
+  .prefault({});
+
 export const emitSection = z
   .strictObject({
     stdout: z.strictObject({ enabled: z.boolean().default(true) }).prefault({}),
@@ -12,10 +32,17 @@ export const emitSection = z
       .prefault({}),
     otlp: z
       .strictObject({
+        /** Base URL (`/v1/traces`, `/v1/logs` are appended for HTTP). Unset: `OTEL_EXPORTER_OTLP_*` decide, else off. */
         endpoint: z.string().min(1).optional(),
         protocol: z.enum(['http/protobuf', 'http/json', 'grpc']).default('http/protobuf'),
         headers: z.record(z.string(), z.string()).optional(),
         timeoutMs: z.number().int().positive().default(10_000),
+        /** Evaluation carrier spans with the `gen_ai.evaluation.result` span event. */
+        traces: z.boolean().default(true),
+        /** `gen_ai.evaluation.result` log events. */
+        logs: z.boolean().default(true),
+        /** OTLP metrics export interval (metrics go out over OTLP only when OTLP is on). */
+        metricsIntervalMs: z.number().int().positive().default(60_000),
       })
       .prefault({}),
     prometheus: z
@@ -25,5 +52,29 @@ export const emitSection = z
         port: z.number().int().min(0).max(65535).default(9464),
       })
       .prefault({}),
+    kafka: z
+      .strictObject({
+        enabled: z.boolean().default(false),
+        brokers: z.array(z.string().min(1)).min(1).default(['127.0.0.1:9092']),
+        /** Score records as JSON, keyed by trace id. */
+        topic: z.string().min(1).default('tracejudge_scores'),
+        clientId: z.string().min(1).default('tracejudge-emit'),
+        /** kafkajs per-request timeout. */
+        requestTimeoutMs: z.number().int().positive().default(10_000),
+      })
+      .prefault({}),
+    metrics: z
+      .strictObject({
+        /** Distinct `gen_ai.agent.name` values kept on metrics; later ones are reported as `other`. */
+        maxAgents: z.number().int().min(0).default(100),
+        /** When non-empty, only these agent names (exact, or `*` globs) are kept; the rest become `other`. */
+        allowAgents: z.array(z.string().min(1)).default([]),
+      })
+      .prefault({}),
+    buffer: bufferSettings,
+    retry: retrySettings,
   })
   .prefault({});
+
+/** The validated `emit` section. */
+export type EmitConfig = z.output<typeof emitSection>;
