@@ -23,6 +23,8 @@ export interface ToolInvocation {
   /** Set with `state: 'output-error'`. */
   errorText?: string;
   isError?: boolean;
+  /** Readable text of a wrapped result (content-block arrays, `{type, value}` outputs); `result` keeps the recorded value. */
+  resultText?: string;
 }
 
 /** A message as tracejudge emits it: `content` is the plain text; tool invocations sit beside it. */
@@ -46,6 +48,8 @@ export interface ToolResult {
   toolCallId: string;
   args: unknown;
   result: unknown;
+  /** Readable text of a wrapped result, when the result is wrapped. */
+  resultText?: string;
 }
 
 export interface AgentRun {

@@ -1,0 +1,109 @@
+/**
+ * Vercel AI SDK telemetry: the legacy `ai.*` spans (`ai.generateText` / `ai.streamText` outer spans,
+ * `.doGenerate` / `.doStream` provider calls, `ai.toolCall`) of v3–v7, and the v7 `@ai-sdk/otel`
+ * GenAI form (`invoke_agent {modelId}`, `step {n}`, `chat`, `execute_tool`), whose span name carries the
+ * model id, never the agent name.
+ */
+import type { Span } from '../../ingest/span.js';
+import { anyToMessages, openAiToolCalls, outputText } from '../messages.js';
+import type { SpanTree } from '../tree.js';
+import { attr, attrJson, attrStr, firstCount, firstStr } from '../values.js';
+import { readGenAi } from './genai.js';
+import type { ConventionSelector, Msg, SpanFacts } from './types.js';
+
+const OUTER = new Set(['ai.generateText', 'ai.streamText', 'ai.generateObject', 'ai.streamObject']);
+const INNER = new Set(['ai.generateText.doGenerate', 'ai.streamText.doStream', 'ai.generateObject.doGenerate', 'ai.streamObject.doStream']);
+
+const NAME_KEYS = ['ai.telemetry.functionId', 'resource.name', 'ai.telemetry.metadata.agent', 'ai.telemetry.metadata.agentName'];
+
+function operationId(span: Span): string {
+  return attrStr(span.attributes, 'ai.operationId') ?? span.name;
+}
+
+function isV7(span: Span): boolean {
+  const op = attrStr(span.attributes, 'gen_ai.operation.name');
+  if (op === 'agent_step') return true;
+  return op !== undefined && (span.scope.name === 'ai' || span.scope.name.startsWith('@ai-sdk/'));
+}
+
+function usage(span: Span): SpanFacts['usage'] {
+  const a = span.attributes;
+  const inputTokens = firstCount(a, ['ai.usage.inputTokens', 'ai.usage.promptTokens', 'gen_ai.usage.input_tokens']);
+  const outputTokens = firstCount(a, ['ai.usage.outputTokens', 'ai.usage.completionTokens', 'gen_ai.usage.output_tokens']);
+  return inputTokens !== undefined || outputTokens !== undefined ? { inputTokens, outputTokens } : undefined;
+}
+
+function responseMessage(span: Span): Msg[] | undefined {
+  const a = span.attributes;
+  const text = attrStr(a, 'ai.response.text') ?? (attr(a, 'ai.response.object') !== undefined ? outputText(attr(a, 'ai.response.object')) : undefined);
+  const calls = openAiToolCalls(attr(a, 'ai.response.toolCalls'));
+  if (text === undefined && calls.length === 0) return undefined;
+  const msg: Msg = { role: 'assistant', text: text ?? '' };
+  if (calls.length > 0) msg.toolCalls = calls;
+  const finish = attrStr(a, 'ai.response.finishReason');
+  if (finish) msg.finishReason = finish;
+  return [msg];
+}
+
+function readLegacy(span: Span, tree: SpanTree): SpanFacts {
+  const a = span.attributes;
+  const op = operationId(span);
+  const facts: SpanFacts = {};
+  const model = firstStr(a, ['ai.response.model', 'ai.model.id', 'gen_ai.response.model', 'gen_ai.request.model']);
+  if (model) facts.model = model;
+  const u = usage(span);
+  if (u) facts.usage = u;
+  if (OUTER.has(op)) {
+    facts.role = 'agent';
+    facts.agentName = firstStr(a, NAME_KEYS) ?? op;
+    const prompt = attr(a, 'ai.prompt');
+    if (prompt !== undefined) splitSystem(anyToMessages(prompt), facts);
+    const out = responseMessage(span);
+    if (out) facts.output = out;
+  } else if (INNER.has(op)) {
+    facts.role = 'llm';
+    const msgs = attr(a, 'ai.prompt.messages');
+    if (msgs !== undefined) splitSystem(anyToMessages(msgs), facts);
+    const out = responseMessage(span);
+    if (out) facts.output = out;
+    else facts.missing = ['ai.response.text'];
+  } else if (op === 'ai.toolCall') {
+    facts.role = 'tool';
+    const hasResult = attr(a, 'ai.toolCall.result') !== undefined || attr(a, 'ai.toolCall.output') !== undefined;
+    facts.tool = { hasResult };
+    const name = attrStr(a, 'ai.toolCall.name');
+    if (name) facts.tool.name = name;
+    const id = attrStr(a, 'ai.toolCall.id');
+    if (id) facts.tool.callId = id;
+    const args = attr(a, 'ai.toolCall.args') ?? attr(a, 'ai.toolCall.input');
+    if (args !== undefined) facts.tool.args = attrJson(a, attr(a, 'ai.toolCall.args') !== undefined ? 'ai.toolCall.args' : 'ai.toolCall.input');
+    if (hasResult) facts.tool.result = attrJson(a, attr(a, 'ai.toolCall.result') !== undefined ? 'ai.toolCall.result' : 'ai.toolCall.output');
+  }
+  void tree;
+  return facts;
+}
+
+/** Moves `system` messages out of `msgs` into `facts.system`; the rest become `facts.input`. */
+function splitSystem(msgs: Msg[], facts: SpanFacts): void {
+  const sys = msgs.filter((m) => m.role === 'system').map((m) => m.text).filter((t) => t.length > 0);
+  if (sys.length > 0) facts.system = sys;
+  facts.input = msgs.filter((m) => m.role !== 'system');
+}
+
+function readV7(span: Span, tree: SpanTree): SpanFacts {
+  const facts = readGenAi(span, tree);
+  const op = attrStr(span.attributes, 'gen_ai.operation.name');
+  if (op === 'agent_step') facts.role = 'workflow';
+  if (facts.role === 'agent') {
+    facts.agentName = firstStr(span.attributes, ['gen_ai.agent.name', ...NAME_KEYS]) ?? 'invoke_agent';
+  } else {
+    delete facts.agentName;
+  }
+  return facts;
+}
+
+export const aisdk: ConventionSelector = {
+  name: 'aisdk',
+  detect: (span) => attr(span.attributes, 'ai.operationId') !== undefined || span.name.startsWith('ai.') || isV7(span),
+  read: (span, tree) => (isV7(span) && attr(span.attributes, 'ai.operationId') === undefined ? readV7(span, tree) : readLegacy(span, tree)),
+};

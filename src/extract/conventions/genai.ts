@@ -1,0 +1,181 @@
+/**
+ * OTel GenAI semantic conventions, all generations: current `invoke_agent` / `chat` / `execute_tool` spans
+ * with JSON message parts; the `gen_ai.client.inference.operation.details` event form; the v1.26 prompt /
+ * completion span events; and the v1.28–v1.36 per-message events (`gen_ai.user.message`, `gen_ai.choice`,
+ * `gen_ai.tool.message`, …) as span events or correlated log records.
+ */
+import type { Attributes, Span } from '../../ingest/span.js';
+import { anyToMessages, openAiToolCalls, textOfContent } from '../messages.js';
+import type { SpanTree, SpanEventLike } from '../tree.js';
+import { attr, attrJson, attrStr, firstCount, firstStr, hasPrefix, isRecord, asString, parseJsonish } from '../values.js';
+import type { ConventionSelector, Msg, SpanFacts, SpanRole } from './types.js';
+
+const OP_ROLES: Record<string, SpanRole> = {
+  invoke_agent: 'agent',
+  chat: 'llm',
+  generate_content: 'llm',
+  text_completion: 'llm',
+  execute_tool: 'tool',
+  retrieval: 'retriever',
+  invoke_workflow: 'workflow',
+};
+
+const MESSAGE_EVENTS = new Set([
+  'gen_ai.system.message',
+  'gen_ai.user.message',
+  'gen_ai.assistant.message',
+  'gen_ai.tool.message',
+  'gen_ai.choice',
+  'gen_ai.content.prompt',
+  'gen_ai.content.completion',
+  'gen_ai.client.inference.operation.details',
+]);
+
+/** GenAI role of a span from its operation name, else from its span name prefix. */
+export function genAiRole(span: Span): SpanRole | undefined {
+  const op = attrStr(span.attributes, 'gen_ai.operation.name');
+  if (op && OP_ROLES[op]) return OP_ROLES[op];
+  const first = span.name.split(' ')[0] ?? '';
+  if (!op && OP_ROLES[first]) return OP_ROLES[first];
+  return undefined;
+}
+
+function contentEvents(tree: SpanTree, span: Span): SpanEventLike[] {
+  return tree.eventsOf(span.spanId).filter((e) => MESSAGE_EVENTS.has(e.name));
+}
+
+/** System instructions: a parts array, a string, or an array of strings. */
+export function systemInstructions(v: unknown): string[] {
+  const x = parseJsonish(v);
+  if (typeof x === 'string') return x ? [x] : [];
+  if (Array.isArray(x)) {
+    const texts = x.map((p) => (typeof p === 'string' ? p : isRecord(p) && (p.type === undefined || p.type === 'text') ? textOfContent(p.content ?? p.text) : '')).filter((t) => t.length > 0);
+    return texts.length > 0 ? [texts.join('\n')] : [];
+  }
+  if (isRecord(x)) {
+    const t = textOfContent(x);
+    return t ? [t] : [];
+  }
+  return [];
+}
+
+/** The event body: the log record body, else the span event attributes as an object. */
+function eventBody(e: SpanEventLike): Record<string, unknown> {
+  const b = e.body !== undefined && e.body !== null ? parseJsonish(e.body) : undefined;
+  if (isRecord(b)) return b;
+  if (typeof b === 'string') return { content: b };
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(e.attributes)) {
+    const key = k.startsWith('gen_ai.event.') ? k.slice('gen_ai.event.'.length) : k;
+    out[key] = parseJsonish(v);
+  }
+  const inner = out.body ?? out.content;
+  if (isRecord(inner) && out.role === undefined) return inner;
+  return out;
+}
+
+/** Reads the content events of a span into input / output messages. */
+function readEvents(events: SpanEventLike[], facts: SpanFacts): void {
+  const input: Msg[] = [];
+  const output: Msg[] = [];
+  for (const e of events) {
+    if (e.name === 'gen_ai.client.inference.operation.details') {
+      readContentAttributes(e.attributes, facts);
+      continue;
+    }
+    if (e.name === 'gen_ai.content.prompt') {
+      input.push(...anyToMessages(attr(e.attributes, 'gen_ai.prompt')));
+      continue;
+    }
+    if (e.name === 'gen_ai.content.completion') {
+      output.push(...anyToMessages(attr(e.attributes, 'gen_ai.completion'), 'assistant'));
+      continue;
+    }
+    const body = eventBody(e);
+    if (e.name === 'gen_ai.choice') {
+      const m = isRecord(body.message) ? body.message : body;
+      const msg: Msg = { role: asString(m.role) ?? 'assistant', text: textOfContent(m.content) };
+      const calls = openAiToolCalls(m.tool_calls ?? body.tool_calls);
+      if (calls.length > 0) msg.toolCalls = calls;
+      const finish = asString(body.finish_reason);
+      if (finish) msg.finishReason = finish;
+      output.push(msg);
+      continue;
+    }
+    const role = e.name.slice('gen_ai.'.length, -'.message'.length);
+    const msg: Msg = { role: asString(body.role) ?? role, text: role === 'tool' ? '' : textOfContent(body.content) };
+    if (role === 'assistant') {
+      const calls = openAiToolCalls(body.tool_calls);
+      if (calls.length > 0) msg.toolCalls = calls;
+    }
+    if (role === 'tool') {
+      const r: { id?: string; result: unknown } = { result: parseJsonish(body.content) };
+      const id = asString(body.id) ?? asString(body.tool_call_id);
+      if (id) r.id = id;
+      msg.toolResults = [r];
+    }
+    input.push(msg);
+  }
+  if (input.length > 0 && !facts.input) facts.input = input;
+  if (output.length > 0 && !facts.output) facts.output = output;
+}
+
+/** `gen_ai.input.messages` / `gen_ai.output.messages` / `gen_ai.system_instructions` of an attribute set. */
+function readContentAttributes(a: Attributes, facts: SpanFacts): void {
+  const input = attr(a, 'gen_ai.input.messages');
+  if (input !== undefined && !facts.input) facts.input = anyToMessages(input);
+  const output = attr(a, 'gen_ai.output.messages');
+  if (output !== undefined && !facts.output) facts.output = anyToMessages(output, 'assistant');
+  const sys = attr(a, 'gen_ai.system_instructions');
+  if (sys !== undefined && !facts.system) facts.system = systemInstructions(sys);
+}
+
+/** Reads the generic GenAI keys; other selectors reuse it for the `gen_ai.*` copies they carry. */
+export function readGenAi(span: Span, tree: SpanTree): SpanFacts {
+  const a = span.attributes;
+  const facts: SpanFacts = {};
+  let role = genAiRole(span);
+  const events = contentEvents(tree, span);
+  if (!role && events.length > 0) role = 'llm';
+  if (!role && (attr(a, 'gen_ai.request.model') !== undefined || attr(a, 'gen_ai.input.messages') !== undefined)) role = 'llm';
+  if (role) facts.role = role;
+  const name = firstStr(a, ['gen_ai.agent.name', 'gen_ai.agent.id']);
+  if (name) facts.agentName = name;
+  else if (role === 'agent' && span.name.startsWith('invoke_agent ')) facts.agentName = span.name.slice('invoke_agent '.length);
+  readContentAttributes(a, facts);
+  readEvents(events, facts);
+  if (role === 'tool' || attr(a, 'gen_ai.tool.name') !== undefined) {
+    const toolName = attrStr(a, 'gen_ai.tool.name') ?? (span.name.startsWith('execute_tool ') ? span.name.slice('execute_tool '.length) : undefined);
+    const hasResult = attr(a, 'gen_ai.tool.call.result') !== undefined;
+    facts.tool = { hasResult };
+    if (toolName) facts.tool.name = toolName;
+    const id = attrStr(a, 'gen_ai.tool.call.id');
+    if (id) facts.tool.callId = id;
+    if (attr(a, 'gen_ai.tool.call.arguments') !== undefined) facts.tool.args = attrJson(a, 'gen_ai.tool.call.arguments');
+    if (hasResult) facts.tool.result = attrJson(a, 'gen_ai.tool.call.result');
+  }
+  const docs = attrJson(a, 'gen_ai.retrieval.documents');
+  if (Array.isArray(docs)) {
+    const texts = docs.map((d) => (typeof d === 'string' ? d : isRecord(d) ? textOfContent(d.content ?? d.text ?? d.page_content) : '')).filter((t) => t.length > 0);
+    if (texts.length > 0) facts.documents = texts;
+  }
+  const model = firstStr(a, ['gen_ai.response.model', 'gen_ai.request.model']);
+  if (model) facts.model = model;
+  const inputTokens = firstCount(a, ['gen_ai.usage.input_tokens', 'gen_ai.usage.prompt_tokens']);
+  const outputTokens = firstCount(a, ['gen_ai.usage.output_tokens', 'gen_ai.usage.completion_tokens']);
+  if (inputTokens !== undefined || outputTokens !== undefined) facts.usage = { inputTokens, outputTokens };
+  const err = attrStr(a, 'error.type');
+  if (err) facts.error = firstStr(a, ['error.message']) ?? err;
+  if (role === 'llm' && !facts.output) facts.missing = ['gen_ai.output.messages'];
+  return facts;
+}
+
+export const genai: ConventionSelector = {
+  name: 'genai',
+  detect: (span, tree) =>
+    attr(span.attributes, 'gen_ai.operation.name') !== undefined ||
+    genAiRole(span) !== undefined ||
+    hasPrefix(span.attributes, 'gen_ai.') ||
+    contentEvents(tree, span).length > 0,
+  read: readGenAi,
+};

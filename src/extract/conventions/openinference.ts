@@ -1,0 +1,109 @@
+/**
+ * OpenInference (Arize): `openinference.span.kind` AGENT / CHAIN / LLM / TOOL / RETRIEVER, generic
+ * `input.value` / `output.value` with mime types, flattened `llm.input_messages.{i}.message.*` /
+ * `llm.output_messages.{i}.message.*`, `tool.name`, and `retrieval.documents.{i}.document.content`.
+ */
+import type { AttributeValue, Attributes } from '../../ingest/span.js';
+import { anyToMessages } from '../messages.js';
+import { asString, attr, attrStr, firstCount, firstStr, parseJsonish, unflatten } from '../values.js';
+import type { ConventionSelector, Msg, NormToolCall, SpanFacts, SpanRole } from './types.js';
+
+const ROLES: Record<string, SpanRole> = { AGENT: 'agent', LLM: 'llm', TOOL: 'tool', RETRIEVER: 'retriever', CHAIN: 'workflow' };
+
+/** `input.value` / `output.value`: JSON-parsed when the mime type says JSON (or it looks like JSON). */
+function ioValue(a: Attributes, which: 'input' | 'output'): unknown {
+  const v = attr(a, `${which}.value`);
+  if (v === undefined) return undefined;
+  const mime = attrStr(a, `${which}.mime_type`);
+  return mime === 'text/plain' ? v : parseJsonish(v);
+}
+
+/** Rebuilds `prefix.{i}.message.*` rows into messages. */
+function flatMessages(a: Attributes, prefix: string): Msg[] {
+  return unflatten(a, prefix).map((row) => rowToMsg(row));
+}
+
+function rowToMsg(row: Record<string, AttributeValue>): Msg {
+  const role = asString(row['message.role']) ?? 'user';
+  let text = asString(row['message.content']) ?? '';
+  if (!text) {
+    const parts: string[] = [];
+    for (const [k, v] of Object.entries(row)) {
+      const m = /^message\.contents\.(\d+)\.message_content\.text$/.exec(k);
+      if (m && typeof v === 'string') parts.push(v);
+    }
+    text = parts.join('\n');
+  }
+  const msg: Msg = { role, text };
+  const calls = new Map<string, NormToolCall>();
+  for (const [k, v] of Object.entries(row)) {
+    const m = /^message\.tool_calls\.(\d+)\.tool_call\.(id|function\.name|function\.arguments)$/.exec(k);
+    if (!m) continue;
+    const idx = m[1] as string;
+    const c = calls.get(idx) ?? { name: '', args: {} };
+    if (m[2] === 'id') {
+      const id = asString(v);
+      if (id) c.id = id;
+    } else if (m[2] === 'function.name') c.name = asString(v) ?? '';
+    else c.args = parseJsonish(v);
+    calls.set(idx, c);
+  }
+  const list = [...calls.entries()].sort((x, y) => Number(x[0]) - Number(y[0])).map((e) => e[1]).filter((c) => c.name);
+  if (list.length > 0) msg.toolCalls = list;
+  if (role === 'tool') {
+    const r: { id?: string; name?: string; result: unknown } = { result: parseJsonish(row['message.content']) };
+    const id = asString(row['message.tool_call_id']);
+    if (id) r.id = id;
+    const name = asString(row['message.name']);
+    if (name) r.name = name;
+    msg.toolResults = [r];
+  }
+  return msg;
+}
+
+function read(span: { attributes: Attributes; name: string }): SpanFacts {
+  const a = span.attributes;
+  const kind = (attrStr(a, 'openinference.span.kind') ?? '').toUpperCase();
+  const role = ROLES[kind];
+  const facts: SpanFacts = {};
+  if (role) facts.role = role;
+  const name = firstStr(a, ['agent.name', 'graph.node.name']);
+  if (name && role === 'agent') facts.agentName = name;
+  const inMsgs = flatMessages(a, 'llm.input_messages');
+  const outMsgs = flatMessages(a, 'llm.output_messages');
+  const input = ioValue(a, 'input');
+  const output = ioValue(a, 'output');
+  if (role === 'tool') {
+    facts.tool = { name: attrStr(a, 'tool.name') ?? span.name, hasResult: output !== undefined };
+    const id = firstStr(a, ['tool.id', 'tool_call.id']);
+    if (id) facts.tool.callId = id;
+    if (input !== undefined) facts.tool.args = input;
+    if (output !== undefined) facts.tool.result = output;
+  } else {
+    if (inMsgs.length > 0) facts.input = inMsgs;
+    else if (input !== undefined) facts.input = anyToMessages(input);
+    if (outMsgs.length > 0) facts.output = outMsgs;
+    else if (output !== undefined) facts.output = anyToMessages(output, 'assistant').map((m) => (m.role === 'user' ? { ...m, role: 'assistant' } : m));
+    if (facts.input) {
+      const sys = facts.input.filter((m) => m.role === 'system').map((m) => m.text).filter((t) => t);
+      if (sys.length > 0) facts.system = sys;
+    }
+    if (role === 'llm' && !facts.output) facts.missing = ['llm.output_messages', 'output.value'];
+  }
+  const docs = unflatten(a, 'retrieval.documents')
+    .map((row) => asString(row['document.content']))
+    .filter((t): t is string => t !== undefined);
+  if (docs.length > 0) facts.documents = docs;
+  const model = firstStr(a, ['llm.response.model_name', 'llm.model_name', 'llm.request.model_name']);
+  if (model) facts.model = model;
+  const inputTokens = firstCount(a, ['llm.token_count.prompt']);
+  const outputTokens = firstCount(a, ['llm.token_count.completion']);
+  if (inputTokens !== undefined || outputTokens !== undefined) facts.usage = { inputTokens, outputTokens };
+  return facts;
+}
+
+export const openinference: ConventionSelector = {
+  name: 'openinference',
+  detect: (span) => attr(span.attributes, 'openinference.span.kind') !== undefined,
+  read,
+};

@@ -1,0 +1,104 @@
+/**
+ * OpenLLMetry / Traceloop: `traceloop.span.kind` agent / workflow / task / tool with
+ * `traceloop.entity.input` (`{args, kwargs}`) / `traceloop.entity.output`, the legacy flattened
+ * `gen_ai.prompt.{i}.*` / `gen_ai.completion.{i}.*` LLM spans, and (through the GenAI reader) the newer
+ * JSON messages.
+ */
+import type { AttributeValue, Attributes, Span } from '../../ingest/span.js';
+import { anyToMessages } from '../messages.js';
+import { asString, attr, attrStr, firstStr, hasPrefix, isRecord, parseJsonish, unflatten } from '../values.js';
+import type { ConventionSelector, Msg, NormToolCall, SpanFacts } from './types.js';
+
+/** `{args, kwargs}` unwrapped: one positional argument, or the keyword arguments, or the whole record. */
+export function entityValue(v: unknown): unknown {
+  const x = parseJsonish(v);
+  if (!isRecord(x) || !('args' in x || 'kwargs' in x)) return x;
+  const args = Array.isArray(x.args) ? x.args : [];
+  const kwargs = isRecord(x.kwargs) ? x.kwargs : {};
+  const hasKw = Object.keys(kwargs).length > 0;
+  if (args.length === 0) return kwargs;
+  if (!hasKw) return args.length === 1 ? args[0] : args;
+  return x;
+}
+
+function flatMsgs(a: Attributes, prefix: 'gen_ai.prompt' | 'gen_ai.completion'): Msg[] {
+  return unflatten(a, prefix).map((row: Record<string, AttributeValue>) => {
+    const role = asString(row.role) ?? (prefix === 'gen_ai.prompt' ? 'user' : 'assistant');
+    const msg: Msg = { role, text: asString(row.content) ?? '' };
+    const calls = new Map<string, NormToolCall>();
+    for (const [k, v] of Object.entries(row)) {
+      const m = /^tool_calls\.(\d+)\.(id|name|arguments)$/.exec(k);
+      if (!m) continue;
+      const c = calls.get(m[1] as string) ?? { name: '', args: {} };
+      if (m[2] === 'id') {
+        const id = asString(v);
+        if (id) c.id = id;
+      } else if (m[2] === 'name') c.name = asString(v) ?? '';
+      else c.args = parseJsonish(v);
+      calls.set(m[1] as string, c);
+    }
+    const list = [...calls.entries()].sort((x, y) => Number(x[0]) - Number(y[0])).map((e) => e[1]).filter((c) => c.name);
+    if (list.length > 0) msg.toolCalls = list;
+    const finish = asString(row.finish_reason);
+    if (finish) msg.finishReason = finish;
+    if (role === 'tool') {
+      const r: { id?: string; result: unknown } = { result: parseJsonish(row.content) };
+      const id = asString(row.tool_call_id);
+      if (id) r.id = id;
+      msg.toolResults = [r];
+    }
+    return msg;
+  });
+}
+
+function read(span: Span): SpanFacts {
+  const a = span.attributes;
+  const kind = attrStr(a, 'traceloop.span.kind');
+  const facts: SpanFacts = {};
+  const entityName = attrStr(a, 'traceloop.entity.name');
+  const input = attr(a, 'traceloop.entity.input');
+  const output = attr(a, 'traceloop.entity.output');
+  if (kind === 'agent' || kind === 'workflow') {
+    facts.role = kind === 'agent' ? 'agent' : 'workflow';
+    const name = kind === 'agent' ? (entityName ?? attrStr(a, 'gen_ai.agent.name')) : (entityName ?? attrStr(a, 'traceloop.workflow.name'));
+    if (name) facts.agentName = name;
+  } else if (kind === 'tool') {
+    facts.role = 'tool';
+    facts.tool = { hasResult: output !== undefined };
+    const name = entityName ?? attrStr(a, 'gen_ai.tool.name');
+    if (name) facts.tool.name = name;
+    if (input !== undefined) facts.tool.args = entityValue(input);
+    if (output !== undefined) facts.tool.result = entityValue(output);
+    return facts;
+  }
+  const prompts = flatMsgs(a, 'gen_ai.prompt');
+  const completions = flatMsgs(a, 'gen_ai.completion');
+  if (prompts.length > 0 || completions.length > 0 || attrStr(a, 'llm.request.type') !== undefined) {
+    if (!facts.role) facts.role = 'llm';
+    if (prompts.length > 0) facts.input = prompts;
+    if (completions.length > 0) facts.output = completions;
+    else facts.missing = ['gen_ai.completion.0.content'];
+  }
+  if (!facts.input && input !== undefined) facts.input = anyToMessages(entityValue(input));
+  if (!facts.output && output !== undefined) {
+    facts.output = anyToMessages(entityValue(output), 'assistant').map((m) => (m.role === 'user' ? { ...m, role: 'assistant' } : m));
+  }
+  if (facts.input) {
+    const sys = facts.input.filter((m) => m.role === 'system').map((m) => m.text).filter((t) => t);
+    if (sys.length > 0) facts.system = sys;
+  }
+  const model = firstStr(a, ['gen_ai.response.model', 'gen_ai.request.model']);
+  if (model) facts.model = model;
+  return facts;
+}
+
+export const openllmetry: ConventionSelector = {
+  name: 'openllmetry',
+  detect: (span) =>
+    attr(span.attributes, 'traceloop.span.kind') !== undefined ||
+    attr(span.attributes, 'llm.request.type') !== undefined ||
+    hasPrefix(span.attributes, 'gen_ai.prompt.0.') ||
+    hasPrefix(span.attributes, 'gen_ai.completion.0.') ||
+    hasPrefix(span.attributes, 'traceloop.entity.'),
+  read,
+};

@@ -1,0 +1,177 @@
+/**
+ * Entry points of extraction: trace (or OTLP request) → agent runs, their span contexts, and an
+ * explanation. Pure over the Span model; the only parsing is of OTLP/JSON requests handed in directly.
+ */
+import type { MappingRule, RedactionRule } from '../config/sections/extract.js';
+import { decodeLogsRequestJson, decodeTraceRequestJson } from '../ingest/otlp/decode.js';
+import type { LogRecord, Span, Trace } from '../ingest/span.js';
+import type { AgentRun, AgentRunContext } from './agent-run.js';
+import { createMappingSelector } from './conventions/mapping.js';
+import type { ConventionSelector } from './conventions/types.js';
+import { explainFrom, noRunReason, type ExplainedRun, type TraceExplanation } from './explain.js';
+import { BUILTIN_SELECTORS, readTree, type SpanInfo } from './facts.js';
+import { capRun, DEFAULT_MAX_TEXT_BYTES, redactRun } from './hygiene.js';
+import { buildRun, runMembers, type BuiltRun } from './runs.js';
+import { buildSpanTree, type SpanTree } from './tree.js';
+import { isRecord } from './values.js';
+
+/** Extraction options; the `extract` config section fits here as it is. */
+export interface ExtractOptions {
+  /** Cap per extracted text and tool result, in UTF-8 bytes (default 32 KiB). */
+  maxTextBytes?: number;
+  /** Span attribute holding ground truth (default `tracejudge.ground_truth`), looked up on the run span then its ancestors. */
+  groundTruthAttribute?: string;
+  /** Redaction rules applied to every run (default none). */
+  redact?: readonly RedactionRule[];
+  /** User mapping rules for in-house conventions, tried before the built-in conventions. */
+  mapping?: readonly MappingRule[];
+  /** Extra log records (e.g. from a `/v1/logs` request) to join to spans by trace and span id. */
+  logs?: readonly LogRecord[];
+}
+
+/** What extraction accepts: a trace, traces, spans, `{spans, logs}`, or an OTLP/JSON trace request (object or text). */
+export type ExtractInput =
+  | Trace
+  | readonly Trace[]
+  | readonly Span[]
+  | { spans: readonly Span[]; logs?: readonly LogRecord[] }
+  | { resourceSpans: unknown }
+  | string
+  | Uint8Array;
+
+/** Extraction of one trace. */
+export interface TraceExtraction {
+  traceId: string;
+  contexts: AgentRunContext[];
+  explanation: TraceExplanation;
+}
+
+function isSpanArray(v: readonly unknown[]): v is readonly Span[] {
+  return v.every((x) => isRecord(x) && typeof x.spanId === 'string' && typeof x.traceId === 'string' && !('spans' in x));
+}
+
+/** Normalises any accepted input to spans and logs grouped by trace id, in first-seen order. */
+function groups(input: ExtractInput, extraLogs: readonly LogRecord[]): Array<{ traceId: string; spans: Span[]; logs: LogRecord[] }> {
+  let spans: readonly Span[] = [];
+  let logs: readonly LogRecord[] = [];
+  if (typeof input === 'string' || input instanceof Uint8Array) {
+    spans = decodeTraceRequestJson(input).spans;
+  } else if (Array.isArray(input)) {
+    if (isSpanArray(input)) spans = input;
+    else {
+      const traces = input as readonly Trace[];
+      spans = traces.flatMap((t) => t.spans);
+      logs = traces.flatMap((t) => t.logs ?? []);
+    }
+  } else if (isRecord(input) && 'resourceSpans' in input) {
+    spans = decodeTraceRequestJson(JSON.stringify(input)).spans;
+  } else if (isRecord(input) && Array.isArray((input as { spans?: unknown }).spans)) {
+    const t = input;
+    spans = t.spans;
+    logs = t.logs ?? [];
+  }
+  const byTrace = new Map<string, { traceId: string; spans: Span[]; logs: LogRecord[] }>();
+  for (const s of spans) {
+    let g = byTrace.get(s.traceId);
+    if (!g) byTrace.set(s.traceId, (g = { traceId: s.traceId, spans: [], logs: [] }));
+    g.spans.push(s);
+  }
+  for (const l of [...logs, ...extraLogs]) byTrace.get(l.traceId)?.logs.push(l);
+  return [...byTrace.values()];
+}
+
+/** Logs from an OTLP/JSON `ExportLogsServiceRequest` (object or text), for `ExtractOptions.logs`. */
+export function logsFromRequest(request: unknown): LogRecord[] {
+  if (typeof request === 'string' || request instanceof Uint8Array) return decodeLogsRequestJson(request).logs;
+  return decodeLogsRequestJson(JSON.stringify(request)).logs;
+}
+
+function selectorsFor(options: ExtractOptions): ConventionSelector[] {
+  return options.mapping && options.mapping.length > 0 ? [createMappingSelector(options.mapping), ...BUILTIN_SELECTORS] : [...BUILTIN_SELECTORS];
+}
+
+/** The top-level ancestor of a span (bounded walk). */
+function topOf(tree: SpanTree, s: Span): Span {
+  let cur = s;
+  for (let i = 0; i < 10_000; i++) {
+    const p = tree.parent(cur);
+    if (!p) break;
+    cur = p;
+  }
+  return cur;
+}
+
+/** Runs of one tree, plus reasons for LLM/tool spans left without one. */
+function treeRuns(tree: SpanTree, infos: Map<string, SpanInfo>, groundTruthAttribute: string): { built: BuiltRun[]; uncovered: string[] } {
+  const role = (s: Span): string | undefined => infos.get(s.spanId)?.facts.role;
+  const built: BuiltRun[] = [];
+  const covered = new Set<string>();
+  const opts = { groundTruthAttribute };
+  for (const s of tree.ordered) {
+    if (role(s) !== 'agent') continue;
+    const members = runMembers(tree, infos, s);
+    covered.add(s.spanId);
+    for (const m of members) covered.add(m.spanId);
+    built.push(buildRun(tree, infos, s, members, 'agent', opts));
+  }
+  // LLM and tool spans outside every agent: one workflow run per top-level ancestor, when it has content.
+  const groups = new Map<string, { top: Span; spans: Span[] }>();
+  for (const s of tree.ordered) {
+    if (covered.has(s.spanId) || (role(s) !== 'llm' && role(s) !== 'tool')) continue;
+    const top = topOf(tree, s);
+    let g = groups.get(top.spanId);
+    if (!g) groups.set(top.spanId, (g = { top, spans: [] }));
+    g.spans.push(s);
+  }
+  const uncovered: string[] = [];
+  for (const { top, spans } of groups.values()) {
+    const members = runMembers(tree, infos, top).filter((m) => !covered.has(m.spanId));
+    const b = buildRun(tree, infos, top, members, 'workflow', opts);
+    if (b.run.output.length > 0) built.push(b);
+    else for (const s of spans) uncovered.push(noRunReason(infos.get(s.spanId) as SpanInfo));
+  }
+  built.sort((a, b) => (a.span.startTimeUnixNano < b.span.startTimeUnixNano ? -1 : a.span.startTimeUnixNano > b.span.startTimeUnixNano ? 1 : 0));
+  return { built, uncovered };
+}
+
+/**
+ * Extracts every agent run of every trace in `input`, with its span context and an explanation per
+ * trace. Never throws on span content; an undecodable OTLP/JSON request throws `DecodeError`.
+ */
+export function extractTraces(input: ExtractInput, options: ExtractOptions = {}): TraceExtraction[] {
+  const maxTextBytes = options.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES;
+  const gtKey = options.groundTruthAttribute ?? 'tracejudge.ground_truth';
+  const selectors = selectorsFor(options);
+  return groups(input, options.logs ?? []).map((g) => {
+    const tree = buildSpanTree(g.traceId, g.spans, g.logs);
+    const infos = readTree(tree, selectors);
+    const { built, uncovered } = treeRuns(tree, infos, gtKey);
+    const contexts: AgentRunContext[] = built.map((b) => {
+      let run: AgentRun = capRun(b.run, maxTextBytes);
+      if (options.redact && options.redact.length > 0) run = redactRun(run, options.redact);
+      return { run, span: b.span, spans: b.spans, resourceAttributes: b.span.resource.attributes };
+    });
+    const runs: ExplainedRun[] = built.map((b) => ({
+      spanId: b.run.spanId,
+      agentName: b.run.agentName,
+      convention: b.run.convention,
+      kind: infos.get(b.span.spanId)?.facts.role === 'agent' ? 'agent' : 'workflow',
+    }));
+    return { traceId: g.traceId, contexts, explanation: explainFrom(tree, infos, runs, uncovered) };
+  });
+}
+
+/** Every agent run in `input` (SPEC §5 shape), in trace then start order. */
+export function extractAgentRuns(input: ExtractInput, options: ExtractOptions = {}): AgentRun[] {
+  return extractTraces(input, options).flatMap((t) => t.contexts.map((c) => c.run));
+}
+
+/** Every agent run with its spans and resource attributes, for sampling rules and trajectory scorers. */
+export function extractAgentRunContexts(input: ExtractInput, options: ExtractOptions = {}): AgentRunContext[] {
+  return extractTraces(input, options).flatMap((t) => t.contexts);
+}
+
+/** Per trace: conventions matched, spans seen, runs found and why no run was found. */
+export function explainTrace(input: ExtractInput, options: ExtractOptions = {}): TraceExplanation[] {
+  return extractTraces(input, options).map((t) => t.explanation);
+}

@@ -1,0 +1,102 @@
+/**
+ * Reads every span of a tree once through the convention selectors and merges what they say:
+ * for each field the first selector (in priority order) that states it wins, so the richest source of a
+ * span (its own convention) beats the `gen_ai.*` copies converters add beside it.
+ */
+import type { Span } from '../ingest/span.js';
+import type { Convention } from './agent-run.js';
+import { aisdk } from './conventions/aisdk.js';
+import { genai } from './conventions/genai.js';
+import { mastra } from './conventions/mastra.js';
+import { openinference } from './conventions/openinference.js';
+import { openllmetry } from './conventions/openllmetry.js';
+import type { ConventionSelector, SpanFacts, ToolFacts } from './conventions/types.js';
+import type { SpanTree } from './tree.js';
+import { asString } from './values.js';
+
+/** Built-in selectors in priority order (the mapping selector, when configured, goes first). */
+export const BUILTIN_SELECTORS: readonly ConventionSelector[] = [openinference, openllmetry, aisdk, mastra, genai];
+
+export interface SpanInfo {
+  span: Span;
+  /** Every convention whose markers the span carries, in priority order. */
+  conventions: Convention[];
+  facts: SpanFacts;
+  /** Failure text when the span failed (status ERROR, `exception` event, or a convention's error key). */
+  error?: string;
+}
+
+function mergeTool(a: ToolFacts | undefined, b: ToolFacts | undefined): ToolFacts | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  const out: ToolFacts = { ...b, ...stripUndefined(a) };
+  if (a.hasResult !== true && b.hasResult === true) {
+    out.hasResult = true;
+    out.result = b.result;
+  }
+  return out;
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const [k, v] of Object.entries(o)) if (v !== undefined) (out as Record<string, unknown>)[k] = v;
+  return out;
+}
+
+/** Merges facts in priority order. */
+export function mergeFacts(list: readonly SpanFacts[]): SpanFacts {
+  const out: SpanFacts = {};
+  const missing = new Set<string>();
+  for (const f of list) {
+    if (out.role === undefined && f.role !== undefined) out.role = f.role;
+    if (out.agentName === undefined && f.agentName !== undefined) out.agentName = f.agentName;
+    if (out.input === undefined && f.input !== undefined && f.input.length > 0) out.input = f.input;
+    if (out.system === undefined && f.system !== undefined && f.system.length > 0) out.system = f.system;
+    if (out.output === undefined && f.output !== undefined && f.output.length > 0) out.output = f.output;
+    if (out.documents === undefined && f.documents !== undefined) out.documents = f.documents;
+    if (out.model === undefined && f.model !== undefined) out.model = f.model;
+    if (out.usage === undefined && f.usage !== undefined) out.usage = f.usage;
+    if (out.error === undefined && f.error !== undefined) out.error = f.error;
+    const tool = mergeTool(out.tool, f.tool);
+    if (tool) out.tool = tool;
+    for (const m of f.missing ?? []) missing.add(m);
+  }
+  if (!out.output && missing.size > 0) out.missing = [...missing];
+  return out;
+}
+
+/** Failure text of a span from its status and `exception` events; `undefined` when it did not fail. */
+export function spanError(tree: SpanTree, span: Span): string | undefined {
+  const exc = tree.eventsOf(span.spanId).find((e) => e.name === 'exception');
+  const excText = exc ? (asString(exc.attributes['exception.message']) ?? asString(exc.attributes['exception.type'])) : undefined;
+  if (span.status.code === 2) return span.status.message || excText || 'error';
+  return excText;
+}
+
+/** Reads one span through every selector that detects it. Never throws (a failing selector is skipped). */
+export function readSpan(span: Span, tree: SpanTree, selectors: readonly ConventionSelector[]): SpanInfo {
+  const conventions: Convention[] = [];
+  const all: SpanFacts[] = [];
+  for (const sel of selectors) {
+    try {
+      if (!sel.detect(span, tree)) continue;
+      const f = sel.read(span, tree);
+      if (!conventions.includes(sel.name)) conventions.push(sel.name);
+      all.push(f);
+    } catch {
+      // A selector bug on odd data must not stop extraction; the span is read by the others.
+    }
+  }
+  const facts = mergeFacts(all);
+  const info: SpanInfo = { span, conventions, facts };
+  const err = spanError(tree, span) ?? facts.error ?? facts.tool?.error;
+  if (err !== undefined) info.error = err;
+  return info;
+}
+
+/** Reads every span of the tree. */
+export function readTree(tree: SpanTree, selectors: readonly ConventionSelector[]): Map<string, SpanInfo> {
+  const out = new Map<string, SpanInfo>();
+  for (const s of tree.ordered) out.set(s.spanId, readSpan(s, tree, selectors));
+  return out;
+}

@@ -1,0 +1,152 @@
+/**
+ * Content hygiene before anything leaves for a judge: a byte cap on each extracted text and each tool
+ * result, with a visible marker, and regex redaction over every text of a run.
+ */
+import type { RedactionRule } from '../config/sections/extract.js';
+import type { AgentRun, RunMessage, ToolInvocation, ToolResult } from './agent-run.js';
+import { isRecord, stringify } from './values.js';
+
+/** Default cap per text and per tool result: 32 KiB. */
+export const DEFAULT_MAX_TEXT_BYTES = 32 * 1024;
+
+/**
+ * Cuts `text` to at most `maxBytes` UTF-8 bytes (never inside a character) and appends
+ * `…[truncated N bytes]`, N being the bytes removed. Texts within the cap are returned unchanged.
+ */
+export function capText(text: string, maxBytes: number): string {
+  const buf = Buffer.from(text, 'utf8');
+  if (buf.byteLength <= maxBytes) return text;
+  let end = Math.max(0, maxBytes);
+  // Step back over UTF-8 continuation bytes so a character is never split.
+  while (end > 0 && ((buf[end] as number) & 0xc0) === 0x80) end--;
+  return `${buf.subarray(0, end).toString('utf8')}…[truncated ${buf.byteLength - end} bytes]`;
+}
+
+/**
+ * Caps a tool result: strings are cut with `capText`; structured values whose JSON exceeds the cap are
+ * replaced by their cut JSON text (so the judge still sees the start of it).
+ */
+export function capValue(value: unknown, maxBytes: number): { value: unknown; truncated: boolean } {
+  if (typeof value === 'string') {
+    const v = capText(value, maxBytes);
+    return { value: v, truncated: v !== value };
+  }
+  if (value === undefined || value === null || typeof value !== 'object') return { value, truncated: false };
+  const json = stringify(value);
+  if (Buffer.byteLength(json, 'utf8') <= maxBytes) return { value, truncated: false };
+  return { value: capText(json, maxBytes), truncated: true };
+}
+
+function capInvocation(inv: ToolInvocation, maxBytes: number, hit: () => void): ToolInvocation {
+  const out: ToolInvocation = { ...inv };
+  const args = capValue(inv.args, maxBytes);
+  if (args.truncated) hit();
+  out.args = args.value;
+  if ('result' in inv) {
+    const r = capValue(inv.result, maxBytes);
+    if (r.truncated) hit();
+    out.result = r.value;
+  }
+  if (inv.resultText !== undefined) out.resultText = capText(inv.resultText, maxBytes);
+  if (inv.errorText !== undefined) out.errorText = capText(inv.errorText, maxBytes);
+  return out;
+}
+
+function capMessage(m: RunMessage, maxBytes: number, hit: () => void): RunMessage {
+  const content = capText(m.content, maxBytes);
+  if (content !== m.content) hit();
+  const out: RunMessage = { ...m, content };
+  if (m.toolInvocations) out.toolInvocations = m.toolInvocations.map((i) => capInvocation(i, maxBytes, hit));
+  return out;
+}
+
+/** Applies the byte cap to every text, tool argument and tool result of a run; adds a note when anything was cut. */
+export function capRun(run: AgentRun, maxBytes: number): AgentRun {
+  let cut = 0;
+  const hit = (): void => {
+    cut++;
+  };
+  const out: AgentRun = {
+    ...run,
+    input: {
+      ...run.input,
+      inputMessages: run.input.inputMessages.map((m) => capMessage(m, maxBytes, hit)),
+      systemMessages: run.input.systemMessages.map((m) => capMessage(m, maxBytes, hit)),
+    },
+    output: run.output.map((m) => capMessage(m, maxBytes, hit)),
+    toolResults: run.toolResults.map((t) => capToolResult(t, maxBytes)),
+    context: run.context.map((c) => {
+      const v = capText(c, maxBytes);
+      if (v !== c) hit();
+      return v;
+    }),
+  };
+  if (run.input.rememberedMessages) out.input.rememberedMessages = run.input.rememberedMessages.map((m) => capMessage(m, maxBytes, hit));
+  if (cut > 0) out.notes = [...(run.notes ?? []), `${cut} value(s) truncated to ${maxBytes} bytes`];
+  return out;
+}
+
+/** Tool results repeat the output's invocations, so they are cut the same way but not counted again. */
+function capToolResult(t: ToolResult, maxBytes: number): ToolResult {
+  const out: ToolResult = { ...t };
+  const r = capValue(t.result, maxBytes);
+  out.result = r.value;
+  out.args = capValue(t.args, maxBytes).value;
+  if (t.resultText !== undefined) out.resultText = capText(t.resultText, maxBytes);
+  return out;
+}
+
+interface CompiledRule {
+  re: RegExp;
+  replacement: string;
+}
+
+function compile(rules: readonly RedactionRule[]): CompiledRule[] {
+  return rules.map((r) => ({ re: new RegExp(r.pattern, `g${(r.flags ?? '').replace(/g/g, '')}`), replacement: r.replacement ?? '[REDACTED]' }));
+}
+
+/** Applies redaction rules to one text. */
+export function redactText(text: string, rules: readonly RedactionRule[]): string {
+  let out = text;
+  for (const r of compile(rules)) out = out.replace(r.re, r.replacement);
+  return out;
+}
+
+function redactDeep(v: unknown, rules: CompiledRule[], depth: number): unknown {
+  if (typeof v === 'string') {
+    let out = v;
+    for (const r of rules) out = out.replace(r.re, r.replacement);
+    return out;
+  }
+  if (depth > 64) return v;
+  if (Array.isArray(v)) return v.map((x) => redactDeep(x, rules, depth + 1));
+  if (isRecord(v)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = redactDeep(x, rules, depth + 1);
+    return out;
+  }
+  return v;
+}
+
+const ID_KEYS = new Set(['traceId', 'spanId', 'convention', 'status', 'startTime', 'endTime', 'toolCallId', 'role', 'state']);
+
+function redactRunValue(v: unknown, rules: CompiledRule[], depth: number): unknown {
+  if (depth > 64) return v;
+  if (Array.isArray(v)) return v.map((x) => redactRunValue(x, rules, depth + 1));
+  if (isRecord(v)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = ID_KEYS.has(k) ? x : redactRunValue(x, rules, depth + 1);
+    return out;
+  }
+  return redactDeep(v, rules, depth);
+}
+
+/**
+ * Returns a copy of `run` with every redaction rule applied to every text it carries (messages, tool
+ * arguments and results at any depth, context, ground truth, agent name, model), leaving ids, times,
+ * roles and states untouched. The input run is not modified.
+ */
+export function redactRun(run: AgentRun, rules: readonly RedactionRule[]): AgentRun {
+  if (rules.length === 0) return run;
+  return redactRunValue(run, compile(rules), 0) as AgentRun;
+}

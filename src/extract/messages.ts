@@ -1,0 +1,239 @@
+/**
+ * Normalises the message shapes the conventions write (GenAI parts, OpenAI chat, AI SDK prompt parts,
+ * Mastra format-2, Anthropic blocks, free JSON) into `Msg`, and makes wrapped values readable.
+ */
+import type { Msg, NormToolCall, NormToolResult } from './conventions/types.js';
+import { asString, isRecord, parseJsonish, prop, stringify } from './values.js';
+
+const TEXT_KEYS = ['text', 'content', 'value'] as const;
+
+/**
+ * Plain text of a content value: a string; the text parts of a part array joined with newlines;
+ * or the `text` / `content` of an object. Tool parts are not text.
+ */
+export function textOfContent(content: unknown, depth = 0): string {
+  if (depth > 8) return '';
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    const texts: string[] = [];
+    for (const p of content) {
+      if (typeof p === 'string') texts.push(p);
+      else if (isRecord(p)) {
+        const type = asString(p.type);
+        if (type === undefined || type === 'text' || type === 'output_text' || type === 'input_text') {
+          const t = textOfContent(p.text ?? p.content, depth + 1);
+          if (t) texts.push(t);
+        }
+      }
+    }
+    return texts.join('\n');
+  }
+  if (isRecord(content)) {
+    if (content.format === 2 || Array.isArray(content.parts)) {
+      const c = asString(content.content);
+      return c ?? textOfContent(content.parts, depth + 1);
+    }
+    for (const k of TEXT_KEYS) {
+      const v = content[k];
+      if (typeof v === 'string') return v;
+    }
+  }
+  return '';
+}
+
+/** Tool calls found in a content part array (GenAI `tool_call`, AI SDK `tool-call`, Anthropic `tool_use`, Mastra `tool-invocation`). */
+function partToolCalls(parts: unknown[]): NormToolCall[] {
+  const out: NormToolCall[] = [];
+  for (const p of parts) {
+    if (!isRecord(p)) continue;
+    const type = asString(p.type);
+    if (type === 'tool_call' || type === 'tool-call' || type === 'tool_use' || type === 'function_call') {
+      const name = asString(p.name) ?? asString(p.toolName);
+      if (!name) continue;
+      out.push(withId({ name, args: parseJsonish(p.arguments ?? p.input ?? p.args ?? {}) }, asString(p.id) ?? asString(p.toolCallId) ?? asString(p.call_id)));
+    } else if (type === 'tool-invocation' && isRecord(p.toolInvocation)) {
+      const ti = p.toolInvocation;
+      const name = asString(ti.toolName);
+      if (name) out.push(withId({ name, args: parseJsonish(ti.args ?? {}) }, asString(ti.toolCallId)));
+    }
+  }
+  return out;
+}
+
+/** Tool results found in a content part array. */
+function partToolResults(parts: unknown[]): NormToolResult[] {
+  const out: NormToolResult[] = [];
+  for (const p of parts) {
+    if (!isRecord(p)) continue;
+    const type = asString(p.type);
+    if (type === 'tool_call_response' || type === 'tool-result' || type === 'tool_result' || type === 'function_call_output') {
+      const raw = p.response ?? p.result ?? p.output ?? p.content;
+      const isError = p.isError === true || p.is_error === true || (isRecord(raw) && (raw.type === 'error-text' || raw.type === 'error-json'));
+      const r: NormToolResult = { result: parseJsonish(raw) };
+      const id = asString(p.id) ?? asString(p.toolCallId) ?? asString(p.tool_use_id) ?? asString(p.call_id);
+      if (id) r.id = id;
+      const name = asString(p.toolName) ?? asString(p.name);
+      if (name) r.name = name;
+      if (isError) r.isError = true;
+      out.push(r);
+    }
+  }
+  return out;
+}
+
+function withId(o: NormToolCall, id: string | undefined): NormToolCall {
+  if (id) o.id = id;
+  return o;
+}
+
+/** OpenAI-style `tool_calls: [{id, function: {name, arguments}}]` (also the flat `{id, name, arguments}`). */
+export function openAiToolCalls(v: unknown): NormToolCall[] {
+  const list = parseJsonish(v);
+  if (!Array.isArray(list)) return [];
+  const out: NormToolCall[] = [];
+  for (const c of list) {
+    if (!isRecord(c)) continue;
+    const fn = isRecord(c.function) ? c.function : c;
+    const name = asString(fn.name) ?? asString(c.toolName);
+    if (!name) continue;
+    out.push(withId({ name, args: parseJsonish(fn.arguments ?? c.args ?? c.input ?? {}) }, asString(c.id) ?? asString(c.toolCallId)));
+  }
+  return out;
+}
+
+/** One message object of any known shape, or `undefined` when it has no role. */
+export function toMsg(m: unknown): Msg | undefined {
+  if (!isRecord(m)) return undefined;
+  const role = asString(m.role) ?? (isRecord(m.message) ? asString(m.message.role) : undefined);
+  if (!role) return undefined;
+  const body: Record<string, unknown> = isRecord(m.message) && m.content === undefined && m.parts === undefined ? m.message : m;
+  let parts: unknown[] | undefined;
+  if (Array.isArray(body.parts)) parts = body.parts;
+  else if (Array.isArray(body.content)) parts = body.content;
+  else if (isRecord(body.content) && Array.isArray(body.content.parts)) parts = body.content.parts;
+  let text = '';
+  if (typeof body.content === 'string') text = body.content;
+  else if (isRecord(body.content)) text = textOfContent(body.content);
+  if (!text && parts) text = textOfContent(parts);
+  const msg: Msg = { role, text };
+  const calls = [...(parts ? partToolCalls(parts) : []), ...openAiToolCalls(body.tool_calls ?? body.toolCalls)];
+  if (isRecord(body.content) && Array.isArray(body.content.toolInvocations)) {
+    for (const ti of body.content.toolInvocations) if (isRecord(ti)) calls.push(...partToolCalls([{ type: 'tool-invocation', toolInvocation: ti }]));
+  }
+  if (calls.length > 0) msg.toolCalls = dedupeCalls(calls);
+  const results = parts ? partToolResults(parts) : [];
+  if (role === 'tool' && results.length === 0) {
+    const r: NormToolResult = { result: parseJsonish(body.content ?? body.parts) };
+    const id = asString(body.tool_call_id) ?? asString(body.toolCallId) ?? asString(body.id);
+    if (id) r.id = id;
+    const name = asString(body.name);
+    if (name) r.name = name;
+    results.push(r);
+  }
+  if (results.length > 0) msg.toolResults = results;
+  const finish = asString(m.finish_reason) ?? asString(m.finishReason);
+  if (finish) msg.finishReason = finish;
+  return msg;
+}
+
+function dedupeCalls(calls: NormToolCall[]): NormToolCall[] {
+  const seen = new Set<string>();
+  return calls.filter((c) => {
+    if (!c.id) return true;
+    if (seen.has(c.id)) return false;
+    seen.add(c.id);
+    return true;
+  });
+}
+
+const INPUT_KEYS = ['prompt', 'input', 'query', 'question', 'text', 'message', 'content', 'user_input', 'userMessage'] as const;
+
+/**
+ * Messages from any recorded input: a string is one `defaultRole` message; an array of messages is
+ * normalised; `{messages}` / `{prompt, system}` / `{input}` objects are unwrapped; anything else becomes
+ * one message holding its JSON.
+ */
+export function anyToMessages(value: unknown, defaultRole = 'user', depth = 0): Msg[] {
+  const v = parseJsonish(value);
+  if (v === undefined || v === null || depth > 6) return [];
+  if (typeof v === 'string') return v.length > 0 ? [{ role: defaultRole, text: v }] : [];
+  if (Array.isArray(v)) {
+    const msgs = v.map(toMsg);
+    if (v.length > 0 && msgs.every((m) => m !== undefined)) return msgs;
+    if (v.length === 1) return anyToMessages(v[0], defaultRole, depth + 1);
+    const t = textOfContent(v);
+    return t ? [{ role: defaultRole, text: t }] : [{ role: defaultRole, text: stringify(v) }];
+  }
+  if (isRecord(v)) {
+    const one = toMsg(v);
+    if (one) return [one];
+    const out: Msg[] = [];
+    const sys = asString(v.system) ?? asString(v.instructions);
+    if (sys) out.push({ role: 'system', text: sys });
+    if (Array.isArray(v.messages)) return [...out, ...anyToMessages(v.messages, defaultRole, depth + 1)];
+    for (const k of INPUT_KEYS) {
+      const x = prop(v, k);
+      if (x !== undefined && x !== null && x !== '') return [...out, ...anyToMessages(x, defaultRole, depth + 1)];
+    }
+    if (out.length > 0 && Object.keys(v).length === 1) return out;
+    return [...out, { role: defaultRole, text: stringify(v) }];
+  }
+  return [{ role: defaultRole, text: stringify(v) }];
+}
+
+const OUTPUT_KEYS = ['text', 'content', 'output', 'answer', 'result', 'response', 'completion', 'message'] as const;
+
+/** Readable text of any recorded output (string, message(s), `{text}`-like object, else its JSON). */
+export function outputText(value: unknown, depth = 0): string {
+  const v = parseJsonish(value);
+  if (v === undefined || v === null || depth > 6) return '';
+  if (typeof v === 'string') return v;
+  if (Array.isArray(v)) {
+    const msgs = v.map(toMsg);
+    if (v.length > 0 && msgs.every((m) => m !== undefined)) {
+      const last = [...(msgs)].reverse().find((m) => m.role !== 'user' && m.role !== 'system' && m.text);
+      return last?.text ?? '';
+    }
+    return textOfContent(v) || stringify(v);
+  }
+  if (isRecord(v)) {
+    const m = toMsg(v);
+    if (m) return m.text;
+    if (Array.isArray(v.messages)) return outputText(v.messages, depth + 1);
+    if (Array.isArray(v.choices) && isRecord(v.choices[0])) return outputText(v.choices[0].message ?? v.choices[0].text, depth + 1);
+    for (const k of OUTPUT_KEYS) {
+      const x = prop(v, k);
+      if (typeof x === 'string') return x;
+      if (isRecord(x) || Array.isArray(x)) {
+        const t = outputText(x, depth + 1);
+        if (t) return t;
+      }
+    }
+    return stringify(v);
+  }
+  return stringify(v);
+}
+
+/**
+ * A readable text for a wrapped tool result (content-block arrays, MCP `{content: [...]}`, AI SDK
+ * `{type, value}` outputs), or `undefined` when the result is not wrapped.
+ */
+export function readableResult(result: unknown): string | undefined {
+  if (Array.isArray(result) && result.length > 0 && result.every((b) => isRecord(b) && typeof b.type === 'string')) {
+    const t = textOfContent(result);
+    return t || undefined;
+  }
+  if (isRecord(result)) {
+    if (Array.isArray(result.content) && result.content.every((b) => isRecord(b) && typeof b.type === 'string')) {
+      const t = textOfContent(result.content);
+      return t || undefined;
+    }
+    const type = asString(result.type);
+    if (type && 'value' in result && Object.keys(result).length <= 3) {
+      if (type === 'content' && Array.isArray(result.value)) return textOfContent(result.value) || undefined;
+      if (type === 'text' || type === 'error-text') return typeof result.value === 'string' ? result.value : undefined;
+      if (type === 'json' || type === 'error-json') return stringify(result.value);
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,281 @@
+/**
+ * Convention-agnostic run building over the span facts: one run per agent span (nested agents are
+ * separate runs and their spans are not the parent's), or per top-level LLM workflow where no agent span
+ * covers the LLM calls.
+ */
+import type { Span } from '../ingest/span.js';
+import type { AgentRun, Convention, RunMessage, ToolInvocation } from './agent-run.js';
+import type { Msg, SpanFacts } from './conventions/types.js';
+import type { SpanInfo } from './facts.js';
+import { extractToolResults } from './helpers.js';
+import { readableResult } from './messages.js';
+import { descendants, shortId, type SpanTree } from './tree.js';
+import { asString, attr, parseJsonish } from './values.js';
+
+export interface RunBuildOptions {
+  groundTruthAttribute: string;
+}
+
+/** A run and the spans it was read from (before hygiene). */
+export interface BuiltRun {
+  run: AgentRun;
+  span: Span;
+  /** The run span and its members in start order. */
+  spans: Span[];
+}
+
+/** RFC 3339 with nanosecond precision, from Unix nanoseconds (`1970-01-01T00:00:00.000000000Z` for 0). */
+export function rfc3339(ns: bigint): string {
+  const n = ns < 0n ? 0n : ns;
+  const ms = n / 1_000_000n;
+  const d = new Date(Number(ms));
+  if (Number.isNaN(d.getTime())) return '1970-01-01T00:00:00.000000000Z';
+  const frac = (n % 1_000_000_000n).toString().padStart(9, '0');
+  return `${d.toISOString().slice(0, 19)}.${frac}Z`;
+}
+
+function byStart(a: Span, b: Span): number {
+  return a.startTimeUnixNano < b.startTimeUnixNano ? -1 : a.startTimeUnixNano > b.startTimeUnixNano ? 1 : 0;
+}
+
+/** True when `anc` is a strict ancestor of `s` (bounded walk). */
+function isAncestor(tree: SpanTree, anc: Span, s: Span): boolean {
+  let cur = tree.parent(s);
+  for (let i = 0; cur && i < 10_000; i++) {
+    if (cur.spanId === anc.spanId) return true;
+    cur = tree.parent(cur);
+  }
+  return false;
+}
+
+function factsOf(infos: ReadonlyMap<string, SpanInfo>, s: Span): SpanFacts {
+  return infos.get(s.spanId)?.facts ?? {};
+}
+
+function isAssistantLike(m: Msg): boolean {
+  return m.role !== 'user' && m.role !== 'system' && m.role !== 'tool';
+}
+
+function lastText(msgs: Msg[] | undefined): string | undefined {
+  if (!msgs) return undefined;
+  for (let i = msgs.length - 1; i >= 0; i--) {
+    const m = msgs[i] as Msg;
+    if (isAssistantLike(m) && m.text) return m.text;
+  }
+  return undefined;
+}
+
+const TOOL_FINISH = new Set(['tool_call', 'tool_calls', 'tool-calls', 'function_call']);
+
+/** Final answer: the run span's output, else the last LLM answer that did not stop to call tools. */
+function finalText(runFacts: SpanFacts, llms: Span[], infos: ReadonlyMap<string, SpanInfo>): string | undefined {
+  const own = lastText(runFacts.output);
+  if (own !== undefined) return own;
+  let fallback: string | undefined;
+  for (let i = llms.length - 1; i >= 0; i--) {
+    const out = factsOf(infos, llms[i] as Span).output;
+    const t = lastText(out);
+    if (t === undefined) continue;
+    const finish = out?.[out.length - 1]?.finishReason;
+    if (!finish || !TOOL_FINISH.has(finish)) return t;
+    fallback ??= t;
+  }
+  return fallback;
+}
+
+interface InputParts {
+  user: RunMessage[];
+  system: RunMessage[];
+  remembered: RunMessage[];
+}
+
+function toRunMessage(m: Msg): RunMessage {
+  const role = m.role === 'assistant' || m.role === 'system' || m.role === 'tool' ? m.role : m.role === 'user' ? 'user' : 'assistant';
+  return { role, content: m.text };
+}
+
+/** The user turn that started the run (the last user message), the system prompt apart, and the history before it. */
+function runInput(runFacts: SpanFacts, firstLlm: SpanFacts | undefined): InputParts {
+  const hasUser = (msgs: Msg[] | undefined): boolean => (msgs ?? []).some((m) => m.role === 'user' && m.text);
+  const msgs = hasUser(runFacts.input) ? (runFacts.input as Msg[]) : hasUser(firstLlm?.input) ? (firstLlm?.input as Msg[]) : (runFacts.input ?? firstLlm?.input ?? []);
+  let idx = -1;
+  for (let i = msgs.length - 1; i >= 0; i--) {
+    const m = msgs[i] as Msg;
+    if (m.role === 'user' && m.text) {
+      idx = i;
+      break;
+    }
+  }
+  const user = idx >= 0 ? [toRunMessage(msgs[idx] as Msg)] : [];
+  const remembered = idx > 0 ? msgs.slice(0, idx).filter((m) => m.role !== 'system' && (m.text || m.toolCalls)).map(toRunMessage) : [];
+  const sysTexts =
+    runFacts.system ??
+    nonEmptyList((runFacts.input ?? []).filter((m) => m.role === 'system').map((m) => m.text)) ??
+    firstLlm?.system ??
+    nonEmptyList((firstLlm?.input ?? []).filter((m) => m.role === 'system').map((m) => m.text)) ??
+    [];
+  return { user, system: sysTexts.filter((t) => t.length > 0).map((t) => ({ role: 'system', content: t })), remembered };
+}
+
+function nonEmptyList(list: string[]): string[] | undefined {
+  const l = list.filter((t) => t.length > 0);
+  return l.length > 0 ? l : undefined;
+}
+
+function invocation(callId: string, name: string, args: unknown, outcome: { error?: string; result?: unknown; hasResult: boolean }): ToolInvocation {
+  const inv: ToolInvocation = { toolCallId: callId, toolName: name, args: args ?? {}, state: 'call' };
+  if (outcome.error !== undefined) {
+    inv.state = 'output-error';
+    inv.errorText = outcome.error;
+  } else if (outcome.hasResult) {
+    inv.state = 'result';
+    inv.result = outcome.result;
+    const readable = readableResult(outcome.result);
+    if (readable !== undefined) inv.resultText = readable;
+  }
+  return inv;
+}
+
+/** Tool results seen in messages (tool turns, tool-result parts), by call id. */
+function messageResults(llms: Span[], infos: ReadonlyMap<string, SpanInfo>): Map<string, { result: unknown; isError: boolean }> {
+  const out = new Map<string, { result: unknown; isError: boolean }>();
+  for (const l of llms) {
+    const f = factsOf(infos, l);
+    for (const m of [...(f.input ?? []), ...(f.output ?? [])]) {
+      for (const r of m.toolResults ?? []) if (r.id && !out.has(r.id)) out.set(r.id, { result: r.result, isError: r.isError === true });
+    }
+  }
+  return out;
+}
+
+/** Tool invocations from tool spans, or (when the convention has none) from the LLM messages. */
+function toolInvocations(tools: Span[], llms: Span[], infos: ReadonlyMap<string, SpanInfo>): ToolInvocation[] {
+  const fromMessages = messageResults(llms, infos);
+  if (tools.length > 0) {
+    // Tool spans without a call id (OpenInference TOOL spans) take the id of the first unused call of the
+    // same name that an LLM span asked for, so ids match the conversation.
+    const asked = llms.flatMap((l) => (factsOf(infos, l).output ?? []).flatMap((m) => m.toolCalls ?? [])).filter((c) => c.id);
+    const used = new Set(tools.map((t) => infos.get(t.spanId)?.facts.tool?.callId).filter((id): id is string => id !== undefined));
+    return tools.map((t) => {
+      const info = infos.get(t.spanId);
+      const f = info?.facts.tool ?? {};
+      let callId = f.callId;
+      if (callId === undefined) {
+        const name = f.name ?? t.name;
+        const match = asked.find((c) => c.name === name && !used.has(c.id as string));
+        if (match?.id) {
+          callId = match.id;
+          used.add(match.id);
+        }
+      }
+      callId ??= t.spanId;
+      let outcome: { error?: string; result?: unknown; hasResult: boolean } = { hasResult: f.hasResult === true, result: f.result };
+      if (info?.error !== undefined) outcome = { error: info.error, hasResult: false };
+      else if (!outcome.hasResult && f.callId && fromMessages.has(f.callId)) {
+        const m = fromMessages.get(f.callId) as { result: unknown; isError: boolean };
+        outcome = m.isError ? { error: asString(readableResult(m.result) ?? m.result) ?? 'tool error', hasResult: false } : { hasResult: true, result: m.result };
+      }
+      return invocation(callId, f.name ?? t.name, f.args, outcome);
+    });
+  }
+  const seen = new Set<string>();
+  const out: ToolInvocation[] = [];
+  llms.forEach((l, li) => {
+    (factsOf(infos, l).output ?? []).forEach((m) =>
+      (m.toolCalls ?? []).forEach((c, ci) => {
+        const id = c.id ?? `${l.spanId}-${li}-${ci}`;
+        if (seen.has(id)) return;
+        seen.add(id);
+        const r = c.id ? fromMessages.get(c.id) : undefined;
+        if (!r) return void out.push(invocation(id, c.name, c.args, { hasResult: false }));
+        if (r.isError) return void out.push(invocation(id, c.name, c.args, { hasResult: false, error: readableResult(r.result) ?? asString(r.result) ?? 'tool error' }));
+        out.push(invocation(id, c.name, c.args, { hasResult: true, result: r.result }));
+      }),
+    );
+  });
+  return out;
+}
+
+function groundTruth(tree: SpanTree, span: Span, key: string): unknown {
+  let cur: Span | undefined = span;
+  for (let i = 0; cur && i < 10_000; i++) {
+    const v = attr(cur.attributes, key);
+    if (v !== undefined) return parseJsonish(v);
+    cur = tree.parent(cur);
+  }
+  return undefined;
+}
+
+/** Builds one run rooted at `span` over `members` (its subtree minus nested agent subtrees). */
+export function buildRun(
+  tree: SpanTree,
+  infos: ReadonlyMap<string, SpanInfo>,
+  span: Span,
+  members: Span[],
+  kind: 'agent' | 'workflow',
+  options: RunBuildOptions,
+): BuiltRun {
+  const info = infos.get(span.spanId);
+  const runFacts = info?.facts ?? {};
+  const sorted = [...members].sort(byStart);
+  const role = (s: Span): string | undefined => factsOf(infos, s).role;
+  const llms = [...(role(span) === 'llm' ? [span] : []), ...sorted.filter((s) => role(s) === 'llm')];
+  const tools = sorted.filter((s) => role(s) === 'tool' && !sorted.some((o) => o !== s && role(o) === 'tool' && isAncestor(tree, o, s)));
+  const leafLlms = llms.filter((l) => !llms.some((o) => o !== l && isAncestor(tree, l, o)));
+  const input = runInput(runFacts, llms[0] ? factsOf(infos, llms[0]) : undefined);
+  const text = finalText(runFacts, llms, infos);
+  const invocations = toolInvocations(tools, llms, infos);
+  const output: RunMessage[] = [];
+  if (text !== undefined || invocations.length > 0) {
+    const msg: RunMessage = { role: 'assistant', content: text ?? '' };
+    if (invocations.length > 0) msg.toolInvocations = invocations;
+    output.push(msg);
+  }
+  const context: string[] = [];
+  for (const s of [span, ...sorted]) for (const d of factsOf(infos, s).documents ?? []) context.push(d);
+  let model: string | undefined;
+  for (const l of llms) model ??= factsOf(infos, l).model;
+  model ??= runFacts.model;
+  let usage: AgentRun['usage'];
+  for (const l of leafLlms) {
+    const u = factsOf(infos, l).usage;
+    if (!u) continue;
+    usage ??= { inputTokens: 0, outputTokens: 0 };
+    usage.inputTokens += u.inputTokens ?? 0;
+    usage.outputTokens += u.outputTokens ?? 0;
+  }
+  if (!usage && runFacts.usage) usage = { inputTokens: runFacts.usage.inputTokens ?? 0, outputTokens: runFacts.usage.outputTokens ?? 0 };
+  const convention: Convention = info?.conventions[0] ?? (llms[0] ? infos.get(llms[0].spanId)?.conventions[0] : undefined) ?? 'genai';
+  const run: AgentRun = {
+    traceId: span.traceId,
+    spanId: span.spanId,
+    agentName: runFacts.agentName ?? span.name,
+    convention,
+    input: { inputMessages: input.user, systemMessages: input.system },
+    output,
+    toolResults: extractToolResults(output),
+    context,
+    status: info?.error !== undefined ? 'error' : 'ok',
+    startTime: rfc3339(span.startTimeUnixNano),
+    endTime: rfc3339(span.endTimeUnixNano),
+  };
+  if (input.remembered.length > 0) run.input.rememberedMessages = input.remembered;
+  if (model !== undefined) run.model = model;
+  if (usage) run.usage = usage;
+  const service = asString(span.resource.attributes['service.name']);
+  if (service !== undefined) run.serviceName = service;
+  const gt = groundTruth(tree, span, options.groundTruthAttribute);
+  if (gt !== undefined) run.groundTruth = gt;
+  const notes: string[] = [];
+  if (kind === 'workflow') notes.push(`no agent span: run built from the top-level span ${shortId(span.spanId)} \`${span.name}\``);
+  const orphanIds = new Set(tree.orphans.map((o) => o.spanId));
+  for (const s of [span, ...sorted]) if (orphanIds.has(s.spanId)) notes.push(`span ${shortId(s.spanId)} \`${s.name}\` arrived without its parent`);
+  if (info?.error !== undefined) notes.push(`run span failed: ${info.error}`);
+  if (notes.length > 0) run.notes = notes;
+  return { run, span, spans: [span, ...sorted] };
+}
+
+/** Members of a run: the subtree under `span`, pruned at nested agent spans. */
+export function runMembers(tree: SpanTree, infos: ReadonlyMap<string, SpanInfo>, span: Span): Span[] {
+  return descendants(tree, span, (s) => factsOf(infos, s).role === 'agent');
+}

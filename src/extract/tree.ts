@@ -1,0 +1,189 @@
+/**
+ * The span tree of one trace, built once and shared by every convention selector: spans indexed by id,
+ * children in start order, orphans (parent not received) attached under the root with a note, and the
+ * span events plus correlated log records of each span in time order.
+ */
+import type { Attributes, AttributeValue, LogRecord, Span } from '../ingest/span.js';
+
+/** A span event or a log record joined to a span, in one shape. */
+export interface SpanEventLike {
+  name: string;
+  timeUnixNano: bigint;
+  attributes: Attributes;
+  /** The log record body; `undefined` for span events. */
+  body?: AttributeValue;
+  origin: 'span-event' | 'log';
+}
+
+export interface SpanTree {
+  traceId: string;
+  /** Every span, by span id (a later duplicate of an id is ignored). */
+  byId: ReadonlyMap<string, Span>;
+  /** All spans in start order (ties broken by span id). */
+  ordered: readonly Span[];
+  /** Top-level spans in start order: true roots, plus the orphans when there is not exactly one true root. */
+  roots: readonly Span[];
+  /** Spans whose parent never arrived. */
+  orphans: readonly Span[];
+  /** Human-readable notes about the tree (orphans, duplicate ids, unjoined logs). */
+  notes: readonly string[];
+  /** Children of a span in start order. */
+  children(spanId: string): readonly Span[];
+  /** Parent span (an adopted orphan's is the root), or `undefined` for a top-level span. */
+  parent(span: Span): Span | undefined;
+  /** Span events and the log records correlated by trace and span id, in time order. */
+  eventsOf(spanId: string): readonly SpanEventLike[];
+  /** Log records of the trace that name no received span. */
+  unjoinedLogs: readonly LogRecord[];
+}
+
+function byStart(a: Span, b: Span): number {
+  if (a.startTimeUnixNano !== b.startTimeUnixNano) return a.startTimeUnixNano < b.startTimeUnixNano ? -1 : 1;
+  return a.spanId < b.spanId ? -1 : a.spanId > b.spanId ? 1 : 0;
+}
+
+/** Short span id for messages: the first 4 hex characters and an ellipsis. */
+export function shortId(spanId: string): string {
+  return `${spanId.slice(0, 4)}…`;
+}
+
+/**
+ * Builds the tree of one trace. Spans of other traces and log records of other traces are ignored.
+ * Never throws.
+ */
+export function buildSpanTree(traceId: string, spans: readonly Span[], logs: readonly LogRecord[] = []): SpanTree {
+  const notes: string[] = [];
+  const byId = new Map<string, Span>();
+  let duplicates = 0;
+  for (const s of spans) {
+    if (s.traceId !== traceId) continue;
+    if (byId.has(s.spanId)) {
+      duplicates++;
+      continue;
+    }
+    byId.set(s.spanId, s);
+  }
+  if (duplicates > 0) notes.push(`${duplicates} duplicate span id(s) ignored`);
+  const ordered = [...byId.values()].sort(byStart);
+  const kids = new Map<string, Span[]>();
+  const roots: Span[] = [];
+  const orphans: Span[] = [];
+  for (const s of ordered) {
+    if (s.parentSpanId === '' || s.parentSpanId === s.spanId) {
+      roots.push(s);
+    } else if (byId.has(s.parentSpanId)) {
+      let list = kids.get(s.parentSpanId);
+      if (!list) kids.set(s.parentSpanId, (list = []));
+      list.push(s);
+    } else {
+      orphans.push(s);
+    }
+  }
+  // Orphans hang under the single true root when there is one (their lost parent was inside it),
+  // else they stay top-level.
+  const adoptive = roots.length === 1 ? roots[0] : undefined;
+  const adopted = new Map<string, Span>();
+  for (const o of orphans) {
+    if (adoptive) {
+      let list = kids.get(adoptive.spanId);
+      if (!list) kids.set(adoptive.spanId, (list = []));
+      list.push(o);
+      adopted.set(o.spanId, adoptive);
+    }
+    notes.push(
+      `span ${shortId(o.spanId)} \`${o.name}\` has parent ${shortId(o.parentSpanId)} which was not received; attached ${adoptive ? `under the root ${shortId(adoptive.spanId)} \`${adoptive.name}\`` : 'at the top level'}`,
+    );
+  }
+  if (adoptive) kids.get(adoptive.spanId)?.sort(byStart);
+  const detached = breakCycles(ordered, byId, roots, kids, notes);
+  const events = new Map<string, SpanEventLike[]>();
+  for (const s of ordered) {
+    events.set(
+      s.spanId,
+      s.events.map((e) => ({ name: e.name, timeUnixNano: e.timeUnixNano, attributes: e.attributes, origin: 'span-event' as const })),
+    );
+  }
+  const unjoined: LogRecord[] = [];
+  for (const l of logs) {
+    if (l.traceId !== traceId) continue;
+    const list = l.spanId ? events.get(l.spanId) : undefined;
+    if (!list) {
+      unjoined.push(l);
+      continue;
+    }
+    const name = l.eventName || (typeof l.attributes['event.name'] === 'string' ? l.attributes['event.name'] : '');
+    list.push({ name, timeUnixNano: l.timeUnixNano || l.observedTimeUnixNano, attributes: l.attributes, body: l.body, origin: 'log' });
+  }
+  if (unjoined.length > 0) notes.push(`${unjoined.length} log record(s) name no received span`);
+  for (const list of events.values()) list.sort((a, b) => (a.timeUnixNano < b.timeUnixNano ? -1 : a.timeUnixNano > b.timeUnixNano ? 1 : 0));
+  const allRoots = adoptive ? [...roots] : [...roots, ...orphans].sort(byStart);
+  return {
+    traceId,
+    byId,
+    ordered,
+    roots: allRoots,
+    orphans,
+    notes,
+    children: (id) => kids.get(id) ?? [],
+    parent: (s) => adopted.get(s.spanId) ?? (s.parentSpanId && s.parentSpanId !== s.spanId && !detached.has(s.spanId) ? byId.get(s.parentSpanId) : undefined),
+    eventsOf: (id) => events.get(id) ?? [],
+    unjoinedLogs: unjoined,
+  };
+}
+
+/**
+ * Spans that sit on a parent cycle (a → b → a) are reachable from no root; detach them to the root so
+ * every walk terminates and every span is seen once.
+ */
+function breakCycles(ordered: Span[], byId: Map<string, Span>, roots: Span[], kids: Map<string, Span[]>, notes: string[]): Set<string> {
+  const detached = new Set<string>();
+  const seen = new Set<string>();
+  const stack = [...roots];
+  const orphanParents = new Set(ordered.filter((s) => s.parentSpanId && !byId.has(s.parentSpanId)).map((s) => s.spanId));
+  for (const id of orphanParents) {
+    const s = byId.get(id);
+    if (s) stack.push(s);
+  }
+  while (stack.length > 0) {
+    const s = stack.pop() as Span;
+    if (seen.has(s.spanId)) continue;
+    seen.add(s.spanId);
+    for (const c of kids.get(s.spanId) ?? []) stack.push(c);
+  }
+  for (const s of ordered) {
+    if (seen.has(s.spanId)) continue;
+    const list = kids.get(s.parentSpanId);
+    if (list) kids.set(s.parentSpanId, list.filter((c) => c !== s));
+    roots.push(s);
+    detached.add(s.spanId);
+    notes.push(`span ${shortId(s.spanId)} \`${s.name}\` is on a parent cycle; attached at the root`);
+    // Re-walk from it so its own subtree counts as seen.
+    const st = [s];
+    while (st.length > 0) {
+      const x = st.pop() as Span;
+      if (seen.has(x.spanId) && x !== s) continue;
+      seen.add(x.spanId);
+      for (const c of kids.get(x.spanId) ?? []) if (!seen.has(c.spanId)) st.push(c);
+    }
+  }
+  roots.sort(byStart);
+  return detached;
+}
+
+/** The subtree under `span` (excluding `span`) in depth-first start order; `stop` prunes a child and its subtree. */
+export function descendants(tree: SpanTree, span: Span, stop?: (s: Span) => boolean): Span[] {
+  const out: Span[] = [];
+  const seen = new Set<string>([span.spanId]);
+  // Iterative pre-order walk (deep traces must not overflow the stack).
+  const stack: Span[] = [...tree.children(span.spanId)].reverse();
+  while (stack.length > 0) {
+    const c = stack.pop() as Span;
+    if (seen.has(c.spanId)) continue;
+    seen.add(c.spanId);
+    if (stop?.(c)) continue;
+    out.push(c);
+    const kids = tree.children(c.spanId);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i] as Span);
+  }
+  return out;
+}

@@ -1,0 +1,147 @@
+/**
+ * Defensive readers over decoded attribute values. Every reader accepts any shape and returns
+ * `undefined` for what it cannot use: extraction must never throw on bad data.
+ */
+import type { AttributeValue, Attributes } from '../ingest/span.js';
+
+/** A plain JS object (not an array, not bytes). */
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
+}
+
+/** Own property read that never walks the prototype chain. */
+export function prop(obj: unknown, key: string): unknown {
+  return isRecord(obj) && Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined;
+}
+
+/** Attribute value, or `undefined` when absent. */
+export function attr(attrs: Attributes, key: string): AttributeValue | undefined {
+  return Object.prototype.hasOwnProperty.call(attrs, key) ? attrs[key] : undefined;
+}
+
+/** A non-empty string attribute (numbers and bigints are stringified). */
+export function attrStr(attrs: Attributes, key: string): string | undefined {
+  return asString(attr(attrs, key));
+}
+
+/** The first non-empty string among `keys`. */
+export function firstStr(attrs: Attributes, keys: readonly string[]): string | undefined {
+  for (const k of keys) {
+    const v = attrStr(attrs, k);
+    if (v !== undefined) return v;
+  }
+  return undefined;
+}
+
+/** A non-empty string, or a number/bigint as its decimal text; anything else is `undefined`. */
+export function asString(v: unknown): string | undefined {
+  if (typeof v === 'string') return v.length > 0 ? v : undefined;
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  if (typeof v === 'bigint') return v.toString();
+  return undefined;
+}
+
+/** A finite non-negative number from a number, bigint or numeric string. */
+export function asCount(v: unknown): number | undefined {
+  let n: number | undefined;
+  if (typeof v === 'number') n = v;
+  else if (typeof v === 'bigint') n = Number(v);
+  else if (typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v)) n = Number(v);
+  return n !== undefined && Number.isFinite(n) && n >= 0 ? n : undefined;
+}
+
+/** The first countable attribute among `keys`. */
+export function firstCount(attrs: Attributes, keys: readonly string[]): number | undefined {
+  for (const k of keys) {
+    const v = asCount(attr(attrs, k));
+    if (v !== undefined) return v;
+  }
+  return undefined;
+}
+
+/**
+ * Parses a JSON-string value (content attributes are usually JSON strings); structured values and
+ * strings that are not JSON objects/arrays/quoted strings are returned unchanged. Bigints become numbers
+ * when safe, else strings, and bytes become base64, so the result is JSON-serialisable.
+ */
+export function parseJsonish(v: unknown): unknown {
+  if (typeof v === 'string') {
+    const t = v.trim();
+    const c = t[0];
+    if (c === '{' || c === '[' || c === '"') {
+      try {
+        return JSON.parse(t) as unknown;
+      } catch {
+        return v;
+      }
+    }
+    return v;
+  }
+  return toPlain(v, 0);
+}
+
+const MAX_DEPTH = 64;
+
+/** Converts decoded attribute values to JSON-safe plain values (bounded depth). */
+export function toPlain(v: unknown, depth = 0): unknown {
+  if (depth > MAX_DEPTH) return '[nested too deeply]';
+  if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString();
+  if (v instanceof Uint8Array) return Buffer.from(v).toString('base64');
+  if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
+  if (Array.isArray(v)) return v.map((x) => toPlain(x, depth + 1));
+  if (isRecord(v)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) if (k !== '__proto__') out[k] = toPlain(x, depth + 1);
+    return out;
+  }
+  if (typeof v === 'function' || typeof v === 'symbol') return undefined;
+  return v;
+}
+
+/** `parseJsonish` of an attribute. */
+export function attrJson(attrs: Attributes, key: string): unknown {
+  const v = attr(attrs, key);
+  return v === undefined ? undefined : parseJsonish(v);
+}
+
+/**
+ * Rebuilds a flattened `prefix.{i}.rest` family into an array of objects keyed by `rest`
+ * (e.g. `llm.input_messages.0.message.role`). Sparse indices are compacted in index order.
+ */
+export function unflatten(attrs: Attributes, prefix: string): Array<Record<string, AttributeValue>> {
+  const byIndex = new Map<number, Record<string, AttributeValue>>();
+  const p = `${prefix}.`;
+  for (const key of Object.keys(attrs)) {
+    if (!key.startsWith(p)) continue;
+    const rest = key.slice(p.length);
+    const dot = rest.indexOf('.');
+    const idxText = dot < 0 ? rest : rest.slice(0, dot);
+    if (!/^\d{1,6}$/.test(idxText)) continue;
+    const idx = Number(idxText);
+    const field = dot < 0 ? '' : rest.slice(dot + 1);
+    let row = byIndex.get(idx);
+    if (!row) {
+      row = {};
+      byIndex.set(idx, row);
+    }
+    row[field] = attrs[key] as AttributeValue;
+  }
+  return [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
+}
+
+/** True when any attribute key starts with `prefix`. */
+export function hasPrefix(attrs: Attributes, prefix: string): boolean {
+  for (const k of Object.keys(attrs)) if (k.startsWith(prefix)) return true;
+  return false;
+}
+
+/** Compact JSON for display; strings are returned as they are. Never throws. */
+export function stringify(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (v === undefined) return '';
+  try {
+    return JSON.stringify(toPlain(v)) ?? '';
+  } catch {
+    return '[unserialisable value]';
+  }
+}
