@@ -16,7 +16,7 @@ export function compileGlob(glob: string): RegExp {
   for (const ch of glob) {
     if (ch === '*') src += '[\\s\\S]*';
     else if (ch === '?') src += '[\\s\\S]';
-    else src += ch.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+    else src += ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   }
   return new RegExp(`${src}$`, 'u');
 }
