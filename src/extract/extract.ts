@@ -12,7 +12,7 @@ import { explainFrom, noRunReason, type ExplainedRun, type TraceExplanation } fr
 import { BUILTIN_SELECTORS, readTree, type SpanInfo } from './facts.js';
 import { capRun, DEFAULT_MAX_TEXT_BYTES, redactRun } from './hygiene.js';
 import { buildRun, runMembers, type BuiltRun } from './runs.js';
-import { buildSpanTree, type SpanTree } from './tree.js';
+import { buildSpanTree, byStart, type SpanTree } from './tree.js';
 import { isRecord } from './values.js';
 
 /** Extraction options; the `extract` config section fits here as it is. */
@@ -130,7 +130,7 @@ function treeRuns(tree: SpanTree, infos: Map<string, SpanInfo>, groundTruthAttri
     if (b.run.output.length > 0) built.push(b);
     else for (const s of spans) uncovered.push(noRunReason(infos.get(s.spanId) as SpanInfo));
   }
-  built.sort((a, b) => (a.span.startTimeUnixNano < b.span.startTimeUnixNano ? -1 : a.span.startTimeUnixNano > b.span.startTimeUnixNano ? 1 : 0));
+  built.sort((a, b) => byStart(a.span, b.span));
   return { built, uncovered };
 }
 

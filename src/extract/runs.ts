@@ -5,11 +5,11 @@
  */
 import type { Span } from '../ingest/span.js';
 import type { AgentRun, Convention, RunMessage, ToolInvocation } from './agent-run.js';
-import type { Msg, SpanFacts } from './conventions/types.js';
+import type { Msg, NormToolCall, SpanFacts } from './conventions/types.js';
 import type { SpanInfo } from './facts.js';
 import { extractToolResults } from './helpers.js';
 import { readableResult } from './messages.js';
-import { descendants, shortId, type SpanTree } from './tree.js';
+import { byStart, descendants, shortId, type SpanTree } from './tree.js';
 import { asString, attr, parseJsonish } from './values.js';
 
 export interface RunBuildOptions {
@@ -34,9 +34,6 @@ export function rfc3339(ns: bigint): string {
   return `${d.toISOString().slice(0, 19)}.${frac}Z`;
 }
 
-function byStart(a: Span, b: Span): number {
-  return a.startTimeUnixNano < b.startTimeUnixNano ? -1 : a.startTimeUnixNano > b.startTimeUnixNano ? 1 : 0;
-}
 
 /** True when `anc` is a strict ancestor of `s` (bounded walk). */
 function isAncestor(tree: SpanTree, anc: Span, s: Span): boolean {
@@ -148,52 +145,69 @@ function messageResults(llms: Span[], infos: ReadonlyMap<string, SpanInfo>): Map
   return out;
 }
 
-/** Tool invocations from tool spans, or (when the convention has none) from the LLM messages. */
+type Outcome = { error?: string; result?: unknown; hasResult: boolean };
+
+const ERROR_TEXT = /^\s*(?:error|exception)\b\s*[:-]\s*/i;
+
+/**
+ * Outcome of a tool result seen only in a message. A result flagged as an error, or a string starting
+ * with `Error:` (what agent loops send back to the model when a tool throws and no tool span recorded
+ * it), is an error, not a result.
+ */
+function messageOutcome(r: { result: unknown; isError: boolean }): Outcome {
+  const text = readableResult(r.result) ?? (typeof r.result === 'string' ? r.result : undefined);
+  if (r.isError) return { hasResult: false, error: text ?? asString(r.result) ?? 'tool error' };
+  if (text !== undefined && typeof r.result === 'string' && ERROR_TEXT.test(text)) return { hasResult: false, error: text.replace(ERROR_TEXT, '') || text };
+  return { hasResult: true, result: r.result };
+}
+
+/**
+ * Tool invocations of a run, in time order: one per tool span, plus one per tool call that an LLM asked
+ * for but no tool span recorded (conventions that do not trace tools, or tool spans lost on failure),
+ * with its result or error taken from the later messages.
+ */
 function toolInvocations(tools: Span[], llms: Span[], infos: ReadonlyMap<string, SpanInfo>): ToolInvocation[] {
   const fromMessages = messageResults(llms, infos);
-  if (tools.length > 0) {
-    // Tool spans without a call id (OpenInference TOOL spans) take the id of the first unused call of the
-    // same name that an LLM span asked for, so ids match the conversation.
-    const asked = llms.flatMap((l) => (factsOf(infos, l).output ?? []).flatMap((m) => m.toolCalls ?? [])).filter((c) => c.id);
-    const used = new Set(tools.map((t) => infos.get(t.spanId)?.facts.tool?.callId).filter((id): id is string => id !== undefined));
-    return tools.map((t) => {
-      const info = infos.get(t.spanId);
-      const f = info?.facts.tool ?? {};
-      let callId = f.callId;
-      if (callId === undefined) {
-        const name = f.name ?? t.name;
-        const match = asked.find((c) => c.name === name && !used.has(c.id as string));
-        if (match?.id) {
-          callId = match.id;
-          used.add(match.id);
-        }
-      }
-      callId ??= t.spanId;
-      let outcome: { error?: string; result?: unknown; hasResult: boolean } = { hasResult: f.hasResult === true, result: f.result };
-      if (info?.error !== undefined) outcome = { error: info.error, hasResult: false };
-      else if (!outcome.hasResult && f.callId && fromMessages.has(f.callId)) {
-        const m = fromMessages.get(f.callId) as { result: unknown; isError: boolean };
-        outcome = m.isError ? { error: asString(readableResult(m.result) ?? m.result) ?? 'tool error', hasResult: false } : { hasResult: true, result: m.result };
-      }
-      return invocation(callId, f.name ?? t.name, f.args, outcome);
-    });
-  }
-  const seen = new Set<string>();
-  const out: ToolInvocation[] = [];
+  const asked: Array<{ call: NormToolCall; id: string; at: bigint }> = [];
+  const seenAsk = new Set<string>();
   llms.forEach((l, li) => {
     (factsOf(infos, l).output ?? []).forEach((m) =>
       (m.toolCalls ?? []).forEach((c, ci) => {
         const id = c.id ?? `${l.spanId}-${li}-${ci}`;
-        if (seen.has(id)) return;
-        seen.add(id);
-        const r = c.id ? fromMessages.get(c.id) : undefined;
-        if (!r) return void out.push(invocation(id, c.name, c.args, { hasResult: false }));
-        if (r.isError) return void out.push(invocation(id, c.name, c.args, { hasResult: false, error: readableResult(r.result) ?? asString(r.result) ?? 'tool error' }));
-        out.push(invocation(id, c.name, c.args, { hasResult: true, result: r.result }));
+        if (seenAsk.has(id)) return;
+        seenAsk.add(id);
+        asked.push({ call: c, id, at: l.endTimeUnixNano });
       }),
     );
   });
-  return out;
+  const timed: Array<{ at: bigint; inv: ToolInvocation }> = [];
+  const used = new Set(tools.map((t) => infos.get(t.spanId)?.facts.tool?.callId).filter((id): id is string => id !== undefined));
+  for (const t of tools) {
+    const info = infos.get(t.spanId);
+    const f = info?.facts.tool ?? {};
+    const name = f.name ?? t.name;
+    let callId = f.callId;
+    // Tool spans without a call id (OpenInference TOOL, Traceloop tool spans) take the id of the first
+    // unused call of the same name that an LLM asked for, so ids match the conversation.
+    if (callId === undefined) {
+      const match = asked.find((a) => a.call.name === name && a.call.id !== undefined && !used.has(a.id));
+      if (match) {
+        callId = match.id;
+        used.add(match.id);
+      }
+    }
+    let outcome: Outcome = { hasResult: f.hasResult === true, result: f.result };
+    if (info?.error !== undefined) outcome = { error: info.error, hasResult: false };
+    else if (!outcome.hasResult && callId !== undefined && fromMessages.has(callId)) outcome = messageOutcome(fromMessages.get(callId) as { result: unknown; isError: boolean });
+    timed.push({ at: t.startTimeUnixNano, inv: invocation(callId ?? t.spanId, name, f.args, outcome) });
+  }
+  for (const a of asked) {
+    if (used.has(a.id)) continue;
+    const r = a.call.id !== undefined ? fromMessages.get(a.call.id) : undefined;
+    timed.push({ at: a.at, inv: invocation(a.id, a.call.name, a.call.args, r ? messageOutcome(r) : { hasResult: false }) });
+  }
+  // Stable sort keeps span order for equal times.
+  return timed.sort((x, y) => (x.at < y.at ? -1 : x.at > y.at ? 1 : 0)).map((x) => x.inv);
 }
 
 function groundTruth(tree: SpanTree, span: Span, key: string): unknown {

@@ -37,8 +37,13 @@ export interface SpanTree {
   unjoinedLogs: readonly LogRecord[];
 }
 
-function byStart(a: Span, b: Span): number {
+/**
+ * Start order; ties (SDKs with millisecond start times) by end time, then span id, so a tool span that
+ * starts in the same millisecond as the next LLM call still comes first.
+ */
+export function byStart(a: Span, b: Span): number {
   if (a.startTimeUnixNano !== b.startTimeUnixNano) return a.startTimeUnixNano < b.startTimeUnixNano ? -1 : 1;
+  if (a.endTimeUnixNano !== b.endTimeUnixNano) return a.endTimeUnixNano < b.endTimeUnixNano ? -1 : 1;
   return a.spanId < b.spanId ? -1 : a.spanId > b.spanId ? 1 : 0;
 }
 

@@ -7,7 +7,7 @@
 import type { Span } from '../../ingest/span.js';
 import { anyToMessages, openAiToolCalls, outputText } from '../messages.js';
 import type { SpanTree } from '../tree.js';
-import { attr, attrJson, attrStr, firstCount, firstStr } from '../values.js';
+import { attr, attrJson, attrStr, firstCount, firstStr, hasPrefix } from '../values.js';
 import { readGenAi } from './genai.js';
 import type { ConventionSelector, Msg, SpanFacts } from './types.js';
 
@@ -20,10 +20,18 @@ function operationId(span: Span): string {
   return attrStr(span.attributes, 'ai.operationId') ?? span.name;
 }
 
-function isV7(span: Span): boolean {
+const isStep = (s: Span | undefined): boolean =>
+  s !== undefined && attrStr(s.attributes, 'gen_ai.operation.name') === 'agent_step' && !hasPrefix(s.attributes, 'mastra.');
+
+/**
+ * The v7 GenAI form: its scope is the generic `gen_ai`, so it is recognised by the AI-SDK-only `agent_step`
+ * operation on the span itself, its parent (chat, execute_tool) or a child (invoke_agent).
+ */
+function isV7(span: Span, tree: SpanTree): boolean {
   const op = attrStr(span.attributes, 'gen_ai.operation.name');
-  if (op === 'agent_step') return true;
-  return op !== undefined && (span.scope.name === 'ai' || span.scope.name.startsWith('@ai-sdk/'));
+  if (op === undefined || hasPrefix(span.attributes, 'mastra.')) return false;
+  if (op === 'agent_step' || span.scope.name === 'ai' || span.scope.name.startsWith('@ai-sdk/')) return true;
+  return isStep(tree.parent(span)) || tree.children(span.spanId).some(isStep);
 }
 
 function usage(span: Span): SpanFacts['usage'] {
@@ -45,7 +53,7 @@ function responseMessage(span: Span): Msg[] | undefined {
   return [msg];
 }
 
-function readLegacy(span: Span, tree: SpanTree): SpanFacts {
+function readLegacy(span: Span): SpanFacts {
   const a = span.attributes;
   const op = operationId(span);
   const facts: SpanFacts = {};
@@ -79,7 +87,6 @@ function readLegacy(span: Span, tree: SpanTree): SpanFacts {
     if (args !== undefined) facts.tool.args = attrJson(a, attr(a, 'ai.toolCall.args') !== undefined ? 'ai.toolCall.args' : 'ai.toolCall.input');
     if (hasResult) facts.tool.result = attrJson(a, attr(a, 'ai.toolCall.result') !== undefined ? 'ai.toolCall.result' : 'ai.toolCall.output');
   }
-  void tree;
   return facts;
 }
 
@@ -104,6 +111,6 @@ function readV7(span: Span, tree: SpanTree): SpanFacts {
 
 export const aisdk: ConventionSelector = {
   name: 'aisdk',
-  detect: (span) => attr(span.attributes, 'ai.operationId') !== undefined || span.name.startsWith('ai.') || isV7(span),
-  read: (span, tree) => (isV7(span) && attr(span.attributes, 'ai.operationId') === undefined ? readV7(span, tree) : readLegacy(span, tree)),
+  detect: (span, tree) => attr(span.attributes, 'ai.operationId') !== undefined || span.name.startsWith('ai.') || isV7(span, tree),
+  read: (span, tree) => (attr(span.attributes, 'ai.operationId') === undefined && isV7(span, tree) ? readV7(span, tree) : readLegacy(span)),
 };
