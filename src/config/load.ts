@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseDocument } from 'yaml';
+import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError, ErrorCodes, TracejudgeError, type ConfigIssue } from '../errors.js';
 import { configSchema, type Config } from './schema.js';
@@ -107,13 +107,14 @@ export function parseConfig(raw: unknown, file = '<config>', env: Env = process.
 
 /** Parse YAML text; YAML syntax errors are reported with line and column. */
 export function parseConfigText(text: string, file = '<config>', env: Env = process.env): Config {
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true, lineCounter });
   if (doc.errors.length > 0) {
     throw new ConfigError(
       file,
       doc.errors.map((e) => {
-        const pos = e.linePos?.[0];
-        return { path: pos ? `line ${pos.line}, column ${pos.col}` : '(yaml)', message: e.message.split('\n')[0] ?? e.message };
+        const pos = e.linePos?.[0] ?? lineCounter.linePos(e.pos[0]);
+        return { path: `line ${pos.line}, column ${pos.col}`, message: e.message.split('\n')[0] ?? e.message };
       }),
     );
   }
