@@ -17,11 +17,25 @@ export function fixtureNames(): string[] {
     .sort();
 }
 
+/** The user mapping the hand-written in-house fixture is read with (what a user would put in `extract.mapping`). */
+export const IN_HOUSE_MAPPING: ExtractOptions = {
+  mapping: [
+    { name: 'agent:*', role: 'agent', agentName: 'app.agent', input: 'app.request', output: { attribute: 'app.response', path: '$.answer' }, system: { attribute: 'app.request', path: '$.system' } },
+    { name: 'llm:*', role: 'llm', model: 'app.model', inputTokens: { attribute: 'app.tokens', path: '$.in' }, outputTokens: { attribute: 'app.tokens', path: '$.out' } },
+    { name: 'tool:*', role: 'tool', toolName: { attribute: '$name' }, toolArgs: 'app.tool.args', toolResult: 'app.tool.output' },
+  ],
+};
+
+/** Options per fixture: the mapping fixtures need their mapping. */
+function fixtureOptions(name: string): ExtractOptions {
+  return name.startsWith('handwritten-mapping-') ? IN_HOUSE_MAPPING : {};
+}
+
 /** Extracts one fixture with its log records joined. */
 export function extractFixture(name: string, options: ExtractOptions = {}): TraceExtraction[] {
   const logsFile = join(TRACES_DIR, `${name}.logs.json`);
   const logs = existsSync(logsFile) ? logsFromRequest(readFileSync(logsFile, 'utf8')) : [];
-  return extractTraces(readFileSync(join(TRACES_DIR, `${name}.json`), 'utf8'), { ...options, logs });
+  return extractTraces(readFileSync(join(TRACES_DIR, `${name}.json`), 'utf8'), { ...fixtureOptions(name), ...options, logs });
 }
 
 export function runsOf(name: string, options: ExtractOptions = {}): AgentRun[] {

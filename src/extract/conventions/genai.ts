@@ -69,8 +69,8 @@ function eventBody(e: SpanEventLike): Record<string, unknown> {
     const key = k.startsWith('gen_ai.event.') ? k.slice('gen_ai.event.'.length) : k;
     out[key] = parseJsonish(v);
   }
-  const inner = out.body ?? out.content;
-  if (isRecord(inner) && out.role === undefined) return inner;
+  // A span event may carry the whole body as one JSON attribute.
+  if (isRecord(out.body)) return out.body;
   return out;
 }
 
