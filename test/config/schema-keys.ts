@@ -8,7 +8,7 @@ export function schemaKeys(schema: z.ZodType): Set<string> {
     if (seen.has(s)) return;
     seen.add(s);
     if (s instanceof z.ZodObject) {
-      for (const [k, v] of Object.entries(s.shape)) {
+      for (const [k, v] of Object.entries(s.shape) as [string, z.ZodType][]) {
         keys.add(k);
         walk(v);
       }
