@@ -185,3 +185,20 @@ export function assistantText(output: unknown, sep: string): string {
     .map((m) => getTextContentFromMastraDBMessage(m))
     .join(sep);
 }
+
+/**
+ * Results of finished tool calls (`state: 'result'` with a result) in output order (SCORERS §3.3).
+ *
+ * @example
+ * ```ts
+ * extractToolResults(run.output).map((t) => JSON.stringify({ tool: t.toolName, result: t.result }));
+ * ```
+ */
+export function extractToolResults(output: unknown): Array<{ toolName: string; toolCallId: string; args: unknown; result: unknown }> {
+  const out: Array<{ toolName: string; toolCallId: string; args: unknown; result: unknown }> = [];
+  for (const inv of allToolInvocations(output)) {
+    if (inv.state !== 'result' || inv.result === undefined || typeof inv.toolName !== 'string') continue;
+    out.push({ toolName: inv.toolName, toolCallId: inv.toolCallId ?? '', args: inv.args ?? {}, result: inv.result });
+  }
+  return out;
+}
