@@ -1,0 +1,57 @@
+/** Content hygiene: byte caps with a visible marker, and redaction before anything leaves for a judge. */
+import { describe, expect, it } from 'vitest';
+import { extractSection } from '../../src/config/sections/extract.js';
+import { capText, redactRun } from '../../src/extract/hygiene.js';
+import { runsOf } from './fixture-io.js';
+
+describe('capText', () => {
+  it('keeps short text and cuts long text at a character boundary with the removed byte count', () => {
+    expect(capText('short', 10)).toBe('short');
+    expect(capText('abcdefghij', 4)).toBe('abcd…[truncated 6 bytes]');
+    // 'é' is 2 bytes: a cut at 3 bytes must not split it.
+    expect(capText('aéé', 4)).toBe('aé…[truncated 2 bytes]');
+  });
+});
+
+describe('caps in extraction', () => {
+  it('cuts texts and structured tool results to maxTextBytes and notes it', () => {
+    const [run] = runsOf('aisdk6-rag', { maxTextBytes: 40 });
+    expect(run?.input.inputMessages[0]?.content).toBe('Can I get a refund for something I bough…[truncated 12 bytes]');
+    const result = run?.toolResults[0]?.result;
+    expect(typeof result).toBe('string');
+    expect(result as string).toMatch(/^\[\{"id":"kb-17".*…\[truncated \d+ bytes\]$/);
+    expect(run?.notes?.some((n) => n.includes('truncated to 40 bytes'))).toBe(true);
+  });
+});
+
+describe('redaction', () => {
+  const rules = extractSection.parse({
+    redact: [
+      { pattern: '[\\w.+-]+@[\\w-]+\\.[\\w.]+', replacement: '[email]' },
+      { pattern: '\\b(?:\\d[ -]?){13,16}\\b', replacement: '[card]' },
+    ],
+  }).redact;
+
+  it('replaces e-mail addresses and card numbers everywhere, leaves ids alone, does not mutate the input', () => {
+    const [run] = runsOf('handwritten-mapping-two-tools');
+    if (!run) throw new Error('no run');
+    const before = JSON.stringify(run);
+    const red = redactRun({ ...run, groundTruth: { contact: 'ops@acme.io' } }, rules);
+    expect(red.input.inputMessages[0]?.content).toBe('Why was I charged twice? My card is [card], mail me at [email]');
+    expect(red.groundTruth).toEqual({ contact: '[email]' });
+    expect(red.traceId).toBe(run.traceId);
+    expect(JSON.stringify(run)).toBe(before);
+  });
+
+  it('is applied by extraction when configured', async () => {
+    const { IN_HOUSE_MAPPING } = await import('./fixture-io.js');
+    const [run] = runsOf('handwritten-mapping-two-tools', { ...IN_HOUSE_MAPPING, redact: rules });
+    expect(JSON.stringify(run)).not.toMatch(/jo@example\.com|4111/);
+  });
+
+  it('rejects an invalid regex in config with its key path', () => {
+    const r = extractSection.safeParse({ redact: [{ pattern: '(' }] });
+    expect(r.success).toBe(false);
+    expect(r.error?.issues[0]?.path).toEqual(['redact', 0, 'pattern']);
+  });
+});
