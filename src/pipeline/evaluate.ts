@@ -1,0 +1,117 @@
+/**
+ * One evaluation: one configured scorer on one agent run, producing a score record, an error record,
+ * or "not applicable" (no record, counted as skipped). Never throws.
+ */
+import { evaluationIdFor } from '../emit/evaluation-id.js';
+import type { ScoreRecord } from '../emit/score-record.js';
+import { errorMessage } from '../errors.js';
+import type { AgentRunContext } from '../extract/agent-run.js';
+import type { SourceKind } from '../ingest/span.js';
+import { scrubSecrets } from '../logging.js';
+import { LIVE_RUN_KEY } from '../scorers/llm/shared.js';
+import { labelFor, wantsReason, type ConfiguredScorer } from './configured-scorer.js';
+
+export type EvaluationOutcome =
+  | { kind: 'record'; record: ScoreRecord }
+  | { kind: 'not-applicable'; reason: string };
+
+export interface EvaluateArgs {
+  scorer: ConfiguredScorer;
+  context: AgentRunContext;
+  samplingRate: number;
+  source: SourceKind;
+  /** Output for trajectory scorers, built by the caller from the run's spans. */
+  trajectory?: unknown;
+  now?: () => number;
+}
+
+/** The type name of a failure, for `error.type`: the innermost coded cause, else its class name. */
+export function errorType(err: unknown): string {
+  let e: unknown = err;
+  for (let i = 0; i < 5 && e instanceof Error; i++) {
+    const cause = (e as { cause?: unknown }).cause;
+    if (!(cause instanceof Error)) break;
+    e = cause;
+  }
+  if (e instanceof Error) {
+    const kind = (e as { kind?: unknown }).kind;
+    if (typeof kind === 'string') return `judge_${kind}`;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    return e.name || 'Error';
+  }
+  return 'Error';
+}
+
+function hasOutput(context: AgentRunContext): boolean {
+  return context.run.output.some((m) => m.content.trim() !== '' || (m.toolInvocations?.length ?? 0) > 0);
+}
+
+/** Build the scorer run from an extracted agent run (Mastra agent shape plus live facts). */
+export function scorerRunOf(context: AgentRunContext, scorer: ConfiguredScorer, trajectory: unknown) {
+  const { run } = context;
+  return {
+    runId: `${run.traceId}:${run.spanId}`,
+    input: run.input,
+    output: scorer.input === 'trajectory' ? trajectory : run.output,
+    groundTruth: run.groundTruth,
+    requestContext: { [LIVE_RUN_KEY]: { toolResults: run.toolResults, context: run.context } },
+    scoreSource: 'live' as const,
+    targetScope: scorer.input === 'trajectory' ? ('trajectory' as const) : ('span' as const),
+    targetTraceId: run.traceId,
+    targetSpanId: run.spanId,
+  };
+}
+
+export async function evaluate(args: EvaluateArgs): Promise<EvaluationOutcome> {
+  const { scorer, context, samplingRate, source } = args;
+  const now = args.now ?? Date.now;
+  const { run } = context;
+  if (!hasOutput(context)) return { kind: 'not-applicable', reason: 'no-output' };
+  if (scorer.needsGroundTruth && run.groundTruth === undefined) return { kind: 'not-applicable', reason: 'no-ground-truth' };
+  if (scorer.input === 'trajectory' && args.trajectory === undefined) return { kind: 'not-applicable', reason: 'no-trajectory' };
+
+  const started = now();
+  const base = {
+    evaluationId: evaluationIdFor(run.traceId, run.spanId, scorer.name),
+    traceId: run.traceId,
+    spanId: run.spanId,
+    agentName: run.agentName,
+    scorer: scorer.name,
+    samplingRate,
+    source,
+    startTime: new Date(started).toISOString(),
+    ...(scorer.judgeModel ? { judgeModel: scorer.judgeModel } : {}),
+  };
+  try {
+    const result = await scorer.scorer.run(scorerRunOf(context, scorer, args.trajectory), {
+      skipReason: (score) => !wantsReason(scorer.reason, score, scorer.threshold, scorer.lowerIsBetter),
+    });
+    if (result.notScorable || typeof result.score !== 'number') {
+      return { kind: 'not-applicable', reason: result.notScorable?.reason ?? `not scorable at ${result.notScorable?.step ?? 'generateScore'}` };
+    }
+    const ended = now();
+    const record: ScoreRecord = {
+      ...base,
+      score: result.score,
+      label: labelFor(result.score, scorer.threshold, scorer.lowerIsBetter),
+      threshold: scorer.threshold,
+      durationMs: ended - started,
+      timestamp: new Date(ended).toISOString(),
+    };
+    if (typeof result.reason === 'string' && result.reason !== '') record.reason = scrubSecrets(result.reason);
+    return { kind: 'record', record };
+  } catch (err) {
+    const ended = now();
+    return {
+      kind: 'record',
+      record: {
+        ...base,
+        threshold: scorer.threshold,
+        durationMs: ended - started,
+        timestamp: new Date(ended).toISOString(),
+        error: { type: errorType(err), message: scrubSecrets(errorMessage(err)) },
+      },
+    };
+  }
+}

@@ -1,0 +1,199 @@
+/**
+ * The per-trace handler behind every source: extract → sample → score → emit (SPEC §1).
+ *
+ * Code scorers run inline (cheap, deterministic) and first, so `boost` sampling rules can read their
+ * scores. Judge scorers go through a bounded WorkQueue (judge concurrency, queue limit, shed-oldest), so a
+ * judge outage never stalls ingestion: each evaluation ends as a score, an error record, or a counted skip.
+ * `handleTrace` resolves only when every evaluation of the trace has been handed to the emitters, which is
+ * what Kafka's offset commits wait for.
+ */
+import type { Config } from '../config/schema.js';
+import type { Emitter, ScoreRecord } from '../emit/score-record.js';
+import { evaluationIdFor } from '../emit/evaluation-id.js';
+import { errorMessage } from '../errors.js';
+import type { AgentRunContext } from '../extract/agent-run.js';
+import { extractAgentRunContexts, type ExtractOptions } from '../extract/extract.js';
+import type { SourceKind, Trace } from '../ingest/span.js';
+import { logger, ThrottledLog } from '../logging.js';
+import type { SamplingDecision } from '../sampling/types.js';
+import type { SamplingPolicy } from '../sampling/policy.js';
+import { telemetry } from '../telemetry/instruments.js';
+import { recordSkipped } from '../telemetry/record-score.js';
+import type { ConfiguredScorer } from './configured-scorer.js';
+import { evaluate, type EvaluationOutcome } from './evaluate.js';
+import { WorkQueue } from './work-queue.js';
+
+export interface PipelineOptions {
+  scorers: readonly ConfiguredScorer[];
+  /** Current sampling policy (swappable for hot reload); undefined scores every run (`score --all`). */
+  policy?: () => SamplingPolicy;
+  emitter: Emitter;
+  source: SourceKind;
+  extract?: ExtractOptions;
+  /** Judge evaluations running at once (default: judge.concurrency). */
+  judgeConcurrency: number;
+  /** Judge evaluations waiting; beyond it the oldest waiting one is shed as an error record. */
+  maxQueuedJudgeEvaluations: number;
+  /** Builds the trajectory of a run for trajectory scorers (undefined: those scorers are not applicable). */
+  trajectoryOf?: (context: AgentRunContext) => unknown;
+  /** Drop runs the judge's own calls produced. */
+  isSelfRun?: (context: AgentRunContext) => boolean;
+  now?: () => number;
+}
+
+export interface PipelineStats {
+  traces: number;
+  runs: number;
+  records: number;
+  errors: number;
+  skipped: number;
+  notSampled: number;
+  shed: number;
+}
+
+export interface Pipeline {
+  handleTrace(trace: Trace): Promise<void>;
+  /** Score already-extracted runs (offline `score`, runEvals over captured traces). */
+  scoreRuns(contexts: readonly AgentRunContext[], source?: SourceKind): Promise<ScoreRecord[]>;
+  /** Resolves when no evaluation is running or queued. */
+  idle(): Promise<void>;
+  stats(): PipelineStats;
+}
+
+const ALL: SamplingDecision = { sampled: true, rate: 1, reason: 'all' };
+
+/** Options of the pipeline from the config file. */
+export function pipelineOptionsFromConfig(config: Config): Pick<PipelineOptions, 'extract' | 'judgeConcurrency' | 'maxQueuedJudgeEvaluations'> {
+  const extract = config.extract as ExtractOptions;
+  return {
+    extract,
+    judgeConcurrency: config.judge.concurrency,
+    maxQueuedJudgeEvaluations: Math.max(100, config.judge.concurrency * 250),
+  };
+}
+
+export function createPipeline(options: PipelineOptions): Pipeline {
+  const log = logger.child({ component: 'pipeline' });
+  const emitFailures = new ThrottledLog(log, 'emitting score records failed');
+  const extractFailures = new ThrottledLog(log, 'extraction failed for a trace; it is skipped');
+  const codeScorers = options.scorers.filter((s) => s.kind === 'code');
+  const judgeScorers = options.scorers.filter((s) => s.kind === 'judge');
+  const queue = new WorkQueue(Math.max(1, options.judgeConcurrency), Math.max(1, options.maxQueuedJudgeEvaluations));
+  const stats: PipelineStats = { traces: 0, runs: 0, records: 0, errors: 0, skipped: 0, notSampled: 0, shed: 0 };
+
+  const decide = (context: AgentRunContext, scorer: ConfiguredScorer, codeScores: Record<string, number>): SamplingDecision => {
+    const policy = options.policy?.();
+    if (!policy) return ALL;
+    return policy.decide(
+      { run: context.run, spans: context.spans, span: context.span, resourceAttributes: context.resourceAttributes, scorer: scorer.name, scorerKind: scorer.kind, codeScores },
+      options.now?.() ?? Date.now(),
+    );
+  };
+
+  const settle = (outcome: EvaluationOutcome, context: AgentRunContext, scorer: ConfiguredScorer, out: ScoreRecord[]): void => {
+    if (outcome.kind === 'record') {
+      out.push(outcome.record);
+      if (outcome.record.error) stats.errors++;
+      else stats.records++;
+    } else {
+      stats.skipped++;
+      recordSkipped(context.run.agentName, scorer.name);
+    }
+  };
+
+  const shedRecord = (context: AgentRunContext, scorer: ConfiguredScorer, rate: number, source: SourceKind): EvaluationOutcome => {
+    stats.shed++;
+    const at = new Date(options.now?.() ?? Date.now()).toISOString();
+    return {
+      kind: 'record',
+      record: {
+        evaluationId: evaluationIdFor(context.run.traceId, context.run.spanId, scorer.name),
+        traceId: context.run.traceId,
+        spanId: context.run.spanId,
+        agentName: context.run.agentName,
+        scorer: scorer.name,
+        threshold: scorer.threshold,
+        samplingRate: rate,
+        durationMs: 0,
+        timestamp: at,
+        source,
+        ...(scorer.judgeModel ? { judgeModel: scorer.judgeModel } : {}),
+        error: { type: 'shed', message: 'judge queue full: the oldest waiting evaluation was shed' },
+      },
+    };
+  };
+
+  async function scoreRun(context: AgentRunContext, source: SourceKind): Promise<ScoreRecord[]> {
+    const records: ScoreRecord[] = [];
+    const codeScores: Record<string, number> = {};
+    const trajectory = options.trajectoryOf?.(context);
+    const common = { context, source, trajectory, ...(options.now ? { now: options.now } : {}) };
+    // Code scorers first: cheap, and their scores feed `boost` rules of the judge scorers.
+    for (const scorer of codeScorers) {
+      const decision = decide(context, scorer, codeScores);
+      if (!decision.sampled) {
+        stats.notSampled++;
+        continue;
+      }
+      const outcome = await evaluate({ ...common, scorer, samplingRate: decision.rate });
+      if (outcome.kind === 'record' && typeof outcome.record.score === 'number') codeScores[scorer.name] = outcome.record.score;
+      settle(outcome, context, scorer, records);
+    }
+    const pending: Promise<void>[] = [];
+    for (const scorer of judgeScorers) {
+      const decision = decide(context, scorer, codeScores);
+      if (!decision.sampled) {
+        stats.notSampled++;
+        continue;
+      }
+      pending.push(
+        queue
+          .submit(
+            () => evaluate({ ...common, scorer, samplingRate: decision.rate }),
+            () => shedRecord(context, scorer, decision.rate, source),
+          )
+          .then((outcome) => settle(outcome, context, scorer, records)),
+      );
+    }
+    await Promise.all(pending);
+    return records;
+  }
+
+  async function emit(records: ScoreRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    try {
+      const result = await options.emitter.emit(records);
+      if (result.code !== 'success') emitFailures.hit(records.length, { result: result.code, err: errorMessage(result.error) });
+    } catch (err) {
+      emitFailures.hit(records.length, { err: errorMessage(err) });
+    }
+  }
+
+  async function scoreRuns(contexts: readonly AgentRunContext[], source: SourceKind = options.source): Promise<ScoreRecord[]> {
+    const runs = options.isSelfRun ? contexts.filter((c) => !options.isSelfRun?.(c)) : contexts;
+    stats.runs += runs.length;
+    if (runs.length > 0) telemetry().runsExtracted.add(runs.length, { source });
+    const perRun = await Promise.all(runs.map((c) => scoreRun(c, source)));
+    const records = perRun.flat();
+    await emit(records);
+    return records;
+  }
+
+  return {
+    async handleTrace(trace) {
+      stats.traces++;
+      let contexts: AgentRunContext[];
+      try {
+        contexts = extractAgentRunContexts(trace, options.extract ?? {});
+      } catch (err) {
+        // Extraction is written never to throw; this is the last line of defence.
+        extractFailures.hit(1, { traceId: trace.traceId, err: errorMessage(err) });
+        return;
+      }
+      await scoreRuns(contexts, trace.source);
+    },
+    scoreRuns,
+    idle: () => queue.idle(),
+    stats: () => ({ ...stats, shed: stats.shed }),
+  };
+}

@@ -1,0 +1,25 @@
+/** Helpers for pipeline tests: fixture traces and an in-memory emitter. */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { EmitResult, Emitter, ScoreRecord } from '../../src/emit/score-record.js';
+import { decodeTraceRequestJson } from '../../src/ingest/otlp/decode.js';
+import type { Trace } from '../../src/ingest/span.js';
+
+export function fixtureTrace(name: string): Trace {
+  const path = fileURLToPath(new URL(`../fixtures/traces/${name}.json`, import.meta.url));
+  const { spans } = decodeTraceRequestJson(readFileSync(path));
+  const traceId = spans[0]?.traceId ?? '';
+  return { traceId, spans: spans.filter((s) => s.traceId === traceId), logs: [], source: 'file' };
+}
+
+export class MemoryEmitter implements Emitter {
+  readonly name = 'memory';
+  records: ScoreRecord[] = [];
+  emit(records: readonly ScoreRecord[]): Promise<EmitResult> {
+    this.records.push(...records);
+    return Promise.resolve({ code: 'success' });
+  }
+  shutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
