@@ -90,6 +90,15 @@ describe.each(PROTOCOLS)('OTLP emit over %s', (protocol) => {
   });
 });
 
+describe('integral scores', () => {
+  it('arrive with their value; the official JS serializer sends integral numbers as intValue (documented limitation)', async () => {
+    await emitOnce('http/protobuf', [scoreRecord({ scorer: 'integral', score: 0, label: 'pass' })]);
+    const event = receiver.spans.find((s) => s.name === 'evaluation integral')?.events[0];
+    expect(event?.attributes['gen_ai.evaluation.score.value']?.value).toBe(0);
+    expect(['int', 'double']).toContain(event?.attributes['gen_ai.evaluation.score.value']?.type);
+  });
+});
+
 describe('OTLP emit failures', () => {
   it('classifies a 400 as permanent and a 503 as retryable', async () => {
     receiver.failWith = 400;
@@ -107,6 +116,17 @@ describe('OTLP emit failures', () => {
     } finally {
       receiver.failWith = undefined;
     }
+  });
+
+  it('classifies an unreachable gRPC endpoint (UNAVAILABLE) as retryable', async () => {
+    const config = configSchema.parse({
+      emit: { stdout: { enabled: false }, otlp: { endpoint: 'http://127.0.0.1:1', protocol: 'grpc', logs: false, timeoutMs: 2000 }, retry: { initialBackoffMs: 10, maxAttempts: 2 } },
+    });
+    const emitters = createEmitters(config, { env: {}, metrics: false });
+    const result = await emitters.emit([scoreRecord()]);
+    expect(result.code).toBe('retryable');
+    expect(result.code === 'retryable' && result.error.message).toContain('gRPC status 14');
+    await emitters.shutdown(Date.now() + 2000);
   });
 
   it('is turned on by OTEL_EXPORTER_OTLP_ENDPOINT when emit.otlp is not set', async () => {
