@@ -1,0 +1,171 @@
+/**
+ * Per-agent trajectory expectations from config: expected steps, blacklisted tools and sequences, step and
+ * token budgets, and tracejudge's `requires` rule ("never `refund` without `orders` first"), keyed by agent
+ * name or glob (exact name beats every glob; among globs the most specific wins, as in `sampling.agents`).
+ */
+import { z } from 'zod';
+import { createPatternMatcher } from '../../sampling/glob.js';
+import type { Trajectory, TrajectoryExpectation, TrajectoryStep } from '../utils/trajectory-types.js';
+
+const STEP_TYPES = [
+  'tool_call',
+  'mcp_tool_call',
+  'provider_tool_call',
+  'model_generation',
+  'agent_run',
+  'workflow_step',
+  'workflow_run',
+  'workflow_conditional',
+  'workflow_parallel',
+  'workflow_loop',
+  'workflow_sleep',
+  'workflow_wait_event',
+  'processor_run',
+] as const;
+
+interface ExpectedStepConfig {
+  name: string;
+  stepType?: (typeof STEP_TYPES)[number] | undefined;
+  children?: ExpectationConfig | undefined;
+  [field: string]: unknown;
+}
+
+interface ExpectationConfig {
+  steps?: ExpectedStepConfig[] | undefined;
+  ordering?: 'strict' | 'relaxed' | 'unordered' | undefined;
+  allowRepeatedSteps?: boolean | undefined;
+  maxSteps?: number | undefined;
+  maxTotalTokens?: number | undefined;
+  maxTotalDurationMs?: number | undefined;
+  noRedundantCalls?: boolean | undefined;
+  blacklistedTools?: string[] | undefined;
+  blacklistedSequences?: string[][] | undefined;
+  maxRetriesPerTool?: number | undefined;
+}
+
+const expectedStep: z.ZodType<ExpectedStepConfig> = z.lazy(() =>
+  z.looseObject({ name: z.string().min(1), stepType: z.enum(STEP_TYPES).optional(), children: expectation.optional() }),
+);
+
+const expectation: z.ZodType<ExpectationConfig> = z.lazy(() =>
+  z.strictObject({
+    steps: z.array(expectedStep).optional(),
+    ordering: z.enum(['strict', 'relaxed', 'unordered']).optional(),
+    allowRepeatedSteps: z.boolean().optional(),
+    maxSteps: z.number().int().min(0).optional(),
+    maxTotalTokens: z.number().int().min(0).optional(),
+    maxTotalDurationMs: z.number().min(0).optional(),
+    noRedundantCalls: z.boolean().optional(),
+    blacklistedTools: z.array(z.string().min(1)).optional(),
+    blacklistedSequences: z.array(z.array(z.string().min(1))).optional(),
+    maxRetriesPerTool: z.number().int().min(0).optional(),
+  }),
+);
+
+/** One agent's entry: an expectation plus the `view` and `requires` extensions. */
+export const agentTrajectorySchema = z
+  .strictObject({
+    steps: z.array(expectedStep).optional(),
+    ordering: z.enum(['strict', 'relaxed', 'unordered']).optional(),
+    allowRepeatedSteps: z.boolean().optional(),
+    maxSteps: z.number().int().min(0).optional(),
+    maxTotalTokens: z.number().int().min(0).optional(),
+    maxTotalDurationMs: z.number().min(0).optional(),
+    noRedundantCalls: z.boolean().optional(),
+    blacklistedTools: z.array(z.string().min(1)).optional(),
+    blacklistedSequences: z.array(z.array(z.string().min(1))).optional(),
+    maxRetriesPerTool: z.number().int().min(0).optional(),
+    /**
+     * `tools` (default): only tool calls and nested agent/workflow runs are steps, so rules speak in tool
+     * names (`blacklistedSequences: [[orders, refund]]` sees consecutive tool calls). `all`: model
+     * generations are steps too (needed for `maxTotalTokens`).
+     */
+    view: z.enum(['tools', 'all']).default('tools'),
+    /** `tool: [tools that must have been called earlier in the run]`, e.g. `{ refund: [orders] }`. */
+    requires: z.record(z.string().min(1), z.array(z.string().min(1)).min(1)).default({}),
+  })
+  .superRefine((v, ctx) => {
+    if (v.maxTotalTokens !== undefined && v.view === 'tools') {
+      ctx.addIssue({ code: 'custom', path: ['maxTotalTokens'], message: 'a token budget needs view: all (model generations carry the tokens)' });
+    }
+  });
+
+export type AgentTrajectoryConfig = z.output<typeof agentTrajectorySchema>;
+
+/** `agents:` — agent name or glob → its trajectory rules. */
+export const agentTrajectoriesSchema = z.record(z.string().min(1), agentTrajectorySchema);
+
+/** A `requires` rule that a run broke: `tool` was called before any call of `missing`. */
+export interface RequiresViolation {
+  tool: string;
+  missing: string[];
+}
+
+/** The rules for one agent, ready to evaluate. */
+export interface AgentRules {
+  /** The config key that matched (`support-agent`, `billing-*`). */
+  key: string;
+  expectation: TrajectoryExpectation;
+  view: 'tools' | 'all';
+  requires: Readonly<Record<string, readonly string[]>>;
+}
+
+/**
+ * Looks up the rules of an agent by name (exact beats glob).
+ *
+ * @example
+ * ```ts
+ * const rulesFor = agentRulesLookup({ 'support-agent': agentTrajectorySchema.parse({ requires: { refund: ['orders'] } }) });
+ * rulesFor('support-agent')?.requires; // { refund: ['orders'] }
+ * ```
+ */
+export function agentRulesLookup(agents: Readonly<Record<string, AgentTrajectoryConfig>>): (agentName: string) => AgentRules | undefined {
+  const match = createPatternMatcher(agents);
+  return (agentName) => {
+    const m = match(agentName);
+    if (!m) return undefined;
+    const { view, requires, ...rest } = m.value;
+    const expectation: TrajectoryExpectation = {};
+    for (const [k, v] of Object.entries(rest)) if (v !== undefined) (expectation as Record<string, unknown>)[k] = v;
+    return { key: m.key, expectation, view, requires };
+  };
+}
+
+const TOOLISH = new Set<string>(['tool_call', 'mcp_tool_call', 'provider_tool_call']);
+
+/** The trajectory without model generations (children filtered the same way). */
+export function toolView(trajectory: Trajectory): Trajectory {
+  const keep = (steps: readonly TrajectoryStep[]): TrajectoryStep[] =>
+    steps
+      .filter((s) => s.stepType !== 'model_generation')
+      .map((s) => (s.children ? { ...s, children: keep(s.children) } : s));
+  return { ...trajectory, steps: keep(trajectory.steps) };
+}
+
+/**
+ * `requires` violations over the top-level tool calls, in order: a call of `tool` before every tool in its
+ * list has been called at least once.
+ *
+ * @example
+ * ```ts
+ * checkRequires(traj, { refund: ['orders'] }); // [{ tool: 'refund', missing: ['orders'] }] when refund came first
+ * ```
+ */
+export function checkRequires(trajectory: Trajectory, requires: Readonly<Record<string, readonly string[]>>): RequiresViolation[] {
+  const seen = new Set<string>();
+  const out: RequiresViolation[] = [];
+  const reported = new Set<string>();
+  for (const step of trajectory.steps) {
+    if (!TOOLISH.has(step.stepType)) continue;
+    const needs = requires[step.name];
+    if (needs && !reported.has(step.name)) {
+      const missing = needs.filter((n) => !seen.has(n));
+      if (missing.length > 0) {
+        out.push({ tool: step.name, missing });
+        reported.add(step.name);
+      }
+    }
+    seen.add(step.name);
+  }
+  return out;
+}
