@@ -1,0 +1,45 @@
+/**
+ * `npm run bench [-- --quick] [-- --only ingest,memory,…] [-- --no-write]`: runs the scenarios, prints the
+ * table, and writes bench/RESULTS.md.
+ */
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+process.env.TRACEJUDGE_LOG_LEVEL ??= 'warn';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const write = !args.includes('--no-write');
+const onlyArg = args.find((a) => a.startsWith('--only'));
+const only = onlyArg ? (onlyArg.includes('=') ? onlyArg.split('=')[1] : args[args.indexOf(onlyArg) + 1])?.split(',') : undefined;
+
+const { machineInfo } = await import('./lib/machine.js');
+const { textTable, writeResults } = await import('./lib/results.js');
+const { scenarios } = await import('./scenarios/index.js');
+
+const machine = machineInfo();
+const ctx = { quick, notes: [] as string[], log: (m: string) => process.stderr.write(`[bench] ${m}\n`) };
+ctx.log(`${quick ? 'quick' : 'full'} run on ${machine.cpuModel} (${machine.cores} cores, ${machine.ramGiB} GiB), Node ${machine.node}, commit ${machine.commit}, load ${machine.loadAverage}`);
+const t0 = performance.now();
+const rows = [];
+for (const [name, scenario] of scenarios) {
+  if (only && !only.includes(name)) continue;
+  const s0 = performance.now();
+  ctx.log(`scenario ${name}…`);
+  try {
+    rows.push(...(await scenario(ctx)));
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    ctx.log(`scenario ${name} failed: ${why}`);
+    rows.push({ scenario: name, metric: 'scenario', value: null, note: `failed: ${why.slice(0, 200)}` });
+  }
+  ctx.log(`scenario ${name} done in ${((performance.now() - s0) / 1000).toFixed(1)} s`);
+}
+const durationS = (performance.now() - t0) / 1000;
+process.stdout.write(`${textTable(rows)}\n\n${ctx.notes.map((n) => `- ${n}`).join('\n')}\n`);
+ctx.log(`total ${durationS.toFixed(1)} s`);
+if (write && !only) {
+  const path = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
+  writeResults(path, { machine, mode: quick ? 'quick' : 'full', rows, notes: ctx.notes, durationS });
+  ctx.log(`wrote ${path}`);
+}
