@@ -184,7 +184,7 @@ export class Scorer<TInput = unknown, TOutput = unknown, TAcc extends StepResult
   generateScore(
     step: TextPromptStep<StepContext<TInput, TOutput, TAcc>> | FunctionStep<StepContext<TInput, TOutput, TAcc>, number | NotScorable>,
   ): Scorer<TInput, TOutput, TAcc & { generateScoreStepResult: number }> {
-    return this.#with('generateScore', step) as Scorer<TInput, TOutput, TAcc & { generateScoreStepResult: number }>;
+    return this.#with('generateScore', step) as unknown as Scorer<TInput, TOutput, TAcc & { generateScoreStepResult: number }>;
   }
 
   /** Add the reason step: a function, or a prompt object answered in plain text. Receives `score`. */

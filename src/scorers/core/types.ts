@@ -108,7 +108,7 @@ export type JudgeExecution =
     };
 
 /** Result value of a step key in the accumulator, or undefined when that step was never added. */
-type Field<TAcc, K extends string> = TAcc extends Record<K, infer V> ? V : undefined;
+type Field<TAcc, K extends string> = K extends keyof TAcc ? TAcc[K] : undefined;
 
 /**
  * What `scorer.run()` resolves to (SCORERS §1.7): the prepared run plus step results. `score` is absent
@@ -132,3 +132,17 @@ export type ScorerRunResult<TInput = unknown, TOutput = unknown, TAcc extends St
 
 /** Strips the sentinel and the promise from a step's return type. */
 export type StepValue<T> = Exclude<Awaited<T>, NotScorable>;
+
+/**
+ * What the service, the registry and `runEvals` need from any scorer, whatever its step types: every
+ * `Scorer` built with `createScorer` satisfies it.
+ */
+export interface ScorerLike {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string;
+  readonly type: ScorerType | undefined;
+  readonly hasJudge: boolean;
+  run(input: ScorerRun): Promise<ScorerRunResult>;
+  getSteps(): StepInfo[];
+}

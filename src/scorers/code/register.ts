@@ -1,0 +1,63 @@
+/** Registers the code scorer types (and quick checks) with the scorer registry. */
+import type { z } from 'zod';
+import { calledTool, didNotCall, equals, excludes, includes, matches, maxToolCalls, noToolErrors, similarity, toolOrder, usedNoTools } from '../checks/index.js';
+import type { ScorerLike } from '../core/types.js';
+import type { ScorerTypeDefinition } from '../registry.js';
+import { createCompletenessScorer } from './completeness/index.js';
+import { createContentSimilarityScorer } from './content-similarity/index.js';
+import { createGroundingScorer } from './grounding/index.js';
+import { createKeywordCoverageScorer } from './keyword-coverage/index.js';
+import { createTextualDifferenceScorer } from './textual-difference/index.js';
+import { createToneScorer } from './tone/index.js';
+import { createToolCallAccuracyScorerCode } from './tool-call-accuracy/index.js';
+import { createTrajectoryAccuracyScorerCode } from './trajectory-accuracy/index.js';
+import { createTrajectoryScorerCode } from './trajectory/index.js';
+import { codeOptionSchemas as S } from './types.js';
+import type { ExpectedStep } from '../utils/trajectory-types.js';
+
+type Register = <O>(type: string, definition: ScorerTypeDefinition<O>) => void;
+
+function code<K extends keyof typeof S>(register: Register, type: K, create: (o: z.output<(typeof S)[K]>) => ScorerLike): void {
+  register(type, { kind: 'code', options: S[type] as unknown as z.ZodType<z.output<(typeof S)[K]>>, create });
+}
+
+/**
+ * Register every code type. Type names: content-similarity, textual-difference, keyword-coverage,
+ * completeness, tone, tool-call-accuracy-code, trajectory-accuracy-code, trajectory, grounding, and the
+ * quick checks includes, excludes, equals, matches, similarity, called-tool, did-not-call, tool-order,
+ * max-tool-calls, used-no-tools, no-tool-errors.
+ *
+ * @example
+ * ```ts
+ * registerCodeScorerTypes(registerScorerType);
+ * ```
+ */
+export function registerCodeScorerTypes(register: Register): void {
+  code(register, 'content-similarity', (o) => (Object.keys(o).length === 0 ? createContentSimilarityScorer() : createContentSimilarityScorer(o)));
+  code(register, 'textual-difference', () => createTextualDifferenceScorer());
+  code(register, 'keyword-coverage', () => createKeywordCoverageScorer());
+  code(register, 'completeness', () => createCompletenessScorer());
+  code(register, 'tone', (o) => createToneScorer(o));
+  code(register, 'tool-call-accuracy-code', (o) => createToolCallAccuracyScorerCode(o));
+  code(register, 'trajectory-accuracy-code', (o) =>
+    createTrajectoryAccuracyScorerCode({
+      ...(o.expectedTrajectory ? { expectedTrajectory: o.expectedTrajectory as ExpectedStep[] } : {}),
+      comparisonOptions: { ordering: o.ordering, allowRepeatedSteps: o.allowRepeatedSteps },
+    }),
+  );
+  code(register, 'trajectory', ({ weights, ...defaults }) =>
+    createTrajectoryScorerCode({ defaults: defaults, weights }),
+  );
+  code(register, 'grounding', (o) => createGroundingScorer(o));
+  code(register, 'includes', (o) => includes(o.expected, o));
+  code(register, 'excludes', (o) => excludes(o.unwanted, o));
+  code(register, 'equals', (o) => equals(o.expected, o));
+  code(register, 'matches', (o) => matches(new RegExp(o.pattern, o.flags), o));
+  code(register, 'similarity', (o) => similarity(o.expected, { ignoreCase: o.ignoreCase, threshold: o.minSimilarity }));
+  code(register, 'called-tool', (o) => calledTool(o.tool, o));
+  code(register, 'did-not-call', (o) => didNotCall(o.tool));
+  code(register, 'tool-order', (o) => toolOrder(o.tools));
+  code(register, 'max-tool-calls', (o) => maxToolCalls(o.max));
+  code(register, 'used-no-tools', () => usedNoTools());
+  code(register, 'no-tool-errors', () => noToolErrors());
+}
