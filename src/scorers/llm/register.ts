@@ -34,7 +34,7 @@ import { liveContext } from './shared.js';
 import { createSummarizationScorer } from './summarization/index.js';
 import { createToolCallAccuracyScorerLLM } from './tool-call-accuracy/index.js';
 import { createToxicityScorer } from './toxicity/index.js';
-import { createTrajectoryAccuracyScorerLLM, type StepLike } from './trajectory-accuracy/index.js';
+import { createTrajectoryAccuracyScorerLLM } from './trajectory-accuracy/index.js';
 
 /** What a factory receives from the registry. */
 export interface LlmFactoryContext {
