@@ -153,3 +153,5 @@ export function spanCountOf(request: JsonTraceRequest): number {
   for (const rs of request.resourceSpans) for (const ss of rs.scopeSpans) n += ss.spans.length;
   return n;
 }
+
+export { replicaTraceId, replicateJson, replicateProto } from './generator/replicate.js';

@@ -1,7 +1,11 @@
 /** The scenarios in run order, by the name `--only` selects. */
 import type { Scenario } from './context.js';
 import { ingestScenario } from './ingest.js';
+import { memoryScenario } from './memory.js';
+import { scorersScenario } from './scorers.js';
 
 export const scenarios: ReadonlyArray<readonly [string, Scenario]> = [
   ['ingest', async (ctx) => [...(ctx.quick ? [] : await ingestScenario(ctx, 'small')), ...(await ingestScenario(ctx, 'llm'))]],
+  ['memory', memoryScenario],
+  ['scorers', scorersScenario],
 ];

@@ -1,6 +1,19 @@
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { batchRequests, encodeJson, encodeProto, isToolSpan, spanCountOf, SYSTEM_PROMPT, TraceGenerator, type GeneratedTrace, type JsonSpan } from '../../bench/generator.js';
+import {
+  batchRequests,
+  encodeJson,
+  encodeProto,
+  isToolSpan,
+  replicaTraceId,
+  replicateJson,
+  replicateProto,
+  spanCountOf,
+  SYSTEM_PROMPT,
+  TraceGenerator,
+  type GeneratedTrace,
+  type JsonSpan,
+} from '../../bench/generator.js';
 import { decodeTraceRequestJson, decodeTraceRequestProto } from '../../src/ingest/otlp/decode.js';
 
 function spansOf(t: GeneratedTrace): JsonSpan[] {
@@ -86,5 +99,27 @@ describe('bench trace generator', () => {
         expect((system?.content as string).length).toBeGreaterThan(2000);
       }
     }
+  });
+});
+
+describe('request replicas', () => {
+  it('re-ids every span of the listed traces, in protobuf and JSON alike, and nothing else', () => {
+    const traces = new TraceGenerator({ seed: 21 }).take(8);
+    const [request] = batchRequests(traces, 10_000);
+    if (!request) throw new Error('no request');
+    const ids = traces.map((t) => t.traceId);
+    const original = decodeTraceRequestProto(encodeProto(request)).spans;
+    for (const r of [0, 1, 0xfffffffe]) {
+      const fromProto = decodeTraceRequestProto(replicateProto(encodeProto(request), ids, r)).spans;
+      const fromJson = decodeTraceRequestJson(replicateJson(encodeJson(request), ids, r)).spans;
+      expect(fromProto).toHaveLength(original.length);
+      expect(isDeepStrictEqual(fromProto, fromJson)).toBe(true);
+      fromProto.forEach((s, i) => {
+        const o = original[i];
+        expect(s.traceId).toBe(replicaTraceId(o?.traceId ?? '', r));
+        expect({ ...s, traceId: '' }).toEqual({ ...o, traceId: '' });
+      });
+    }
+    expect(new Set([1, 2, 3].map((r) => replicaTraceId(ids[0] ?? '', r))).size).toBe(3);
   });
 });

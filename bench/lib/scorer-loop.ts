@@ -1,0 +1,27 @@
+/** The scorer timing loop; bench/reference/run-scorers.mjs runs the same loop for the reference. */
+import { performance } from 'node:perf_hooks';
+
+export interface Runnable {
+  run(input: never): Promise<{ score?: unknown }>;
+}
+
+export interface LoopResult {
+  runsPerS: number;
+  scores: unknown[];
+}
+
+/** One untimed pass collecting scores, then whole passes over `inputs` until `budgetMs` has elapsed. */
+export async function timeScorer(scorer: Runnable, inputs: readonly unknown[], budgetMs: number): Promise<LoopResult> {
+  const run = scorer.run.bind(scorer) as (x: unknown) => Promise<{ score?: unknown }>;
+  const scores: unknown[] = [];
+  for (const x of inputs) scores.push((await run(x)).score);
+  let runs = 0;
+  const t0 = performance.now();
+  let elapsed = 0;
+  while (elapsed < budgetMs) {
+    for (const x of inputs) await run(x);
+    runs += inputs.length;
+    elapsed = performance.now() - t0;
+  }
+  return { runsPerS: runs / (elapsed / 1000), scores };
+}

