@@ -13,3 +13,4 @@ export {
   type JudgeUsage,
 } from './judge-port.js';
 export type * from './types.js';
+export { runEvals, type EvalItem, type EvalScorer, type RunEvalsOptions, type RunEvalsResult, type ThresholdResult } from './run-evals.js';

@@ -1,0 +1,8 @@
+/** Scorer utilities (SCORERS §3.1, §3.5) and trajectory types. */
+export { roundToTwoDecimals, isCloserTo, clamp01 } from './numeric.js';
+export { compareTrajectories, stepMatches, type CompareOptions, type TrajectoryComparison } from './trajectory-compare.js';
+export { checkTrajectoryEfficiency, type EfficiencyOptions, type EfficiencyResult } from './trajectory-efficiency.js';
+export { checkTrajectoryBlacklist, type BlacklistOptions, type BlacklistResult } from './trajectory-blacklist.js';
+export { analyzeToolFailures, type ToolFailureOptions, type ToolFailurePattern, type ToolFailureResult } from './tool-failures.js';
+export { toTrajectory } from './extract-trajectory.js';
+export type * from './trajectory-types.js';
