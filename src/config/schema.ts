@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { assemblySection } from './sections/assembly.js';
+import { economicsSection } from './sections/economics.js';
 import { emitSection } from './sections/emit.js';
 import { extractSection } from './sections/extract.js';
 import { judgeSection } from './sections/judge.js';
@@ -22,6 +23,7 @@ export const configSchema = z
     sampling: samplingSection,
     emit: emitSection,
     telemetry: telemetrySection,
+    economics: economicsSection,
   })
   .prefault({});
 

@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { logger, scrubSecrets } from '../../logging.js';
 import { telemetry } from '../../telemetry/instruments.js';
 import type { JudgeCallArgs, JudgeCallMeta, JudgeModelPort, JudgeUsage } from '../core/judge-port.js';
+import { judgeScopeAttributes } from '../economics/scope.js';
 import { JudgeError, type JudgeFailureKind } from './errors.js';
 import { schemaMismatchReason } from './mismatch.js';
 import { backoffMs, classifyCallError, sleep } from './retry.js';
@@ -110,8 +111,18 @@ export class AiSdkJudge implements JudgeModelPort {
     return { text: result.text, ...this.meta(tally) };
   }
 
-  private common(signal: AbortSignal): { model: Exclude<LanguageModel, string>; temperature: number; maxRetries: 0; abortSignal: AbortSignal } {
-    return { model: this.options.model, temperature: this.options.temperature, maxRetries: 0, abortSignal: signal };
+  /**
+   * Shared call settings. OpenAI's strict JSON-schema mode is off: it rejects optional fields, which the
+   * reference judge schemas have; the answer is validated with the zod schema here instead.
+   */
+  private common(signal: AbortSignal): {
+    model: Exclude<LanguageModel, string>;
+    temperature: number;
+    maxRetries: 0;
+    abortSignal: AbortSignal;
+    providerOptions: { openai: { strictJsonSchema: false } };
+  } {
+    return { model: this.options.model, temperature: this.options.temperature, maxRetries: 0, abortSignal: signal, providerOptions: { openai: { strictJsonSchema: false } } };
   }
 
   private newTally(): Tally {
@@ -132,7 +143,8 @@ export class AiSdkJudge implements JudgeModelPort {
 
   private record(outcome: Outcome, seconds: number, usage?: { input: number; output: number }): void {
     const t = telemetry();
-    const model = { 'gen_ai.request.model': this.modelId };
+    // Agent and scorer attributes when the call runs inside a judge scope (economics accounting).
+    const model = { 'gen_ai.request.model': this.modelId, ...judgeScopeAttributes() };
     t.judgeRequests.add(1, { ...model, outcome });
     t.judgeDuration.record(seconds, { ...model, outcome });
     if (usage && usage.input > 0) t.judgeTokens.add(usage.input, { ...model, 'gen_ai.token.type': 'input' });
