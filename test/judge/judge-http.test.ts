@@ -58,7 +58,9 @@ describe('judge over real HTTP (stub OpenAI-compatible server)', () => {
     expect(req?.system).toBe('You are a judge.');
     expect(req?.user).toBe('Judge these claims.');
     expect(req?.headers.authorization).toBe(`Bearer ${API_KEY}`);
-    expect((req?.body?.response_format as { type?: string } | undefined)?.type).toBe('json_schema');
+    const format = req?.body?.response_format as { type?: string; json_schema?: { strict?: boolean } } | undefined;
+    expect(format?.type).toBe('json_schema');
+    expect(format?.json_schema?.strict).toBe(false);
     expect(JSON.stringify(req?.jsonSchema)).toContain('verdicts');
   });
 
@@ -87,6 +89,13 @@ describe('judge over real HTTP (stub OpenAI-compatible server)', () => {
     expect(err.code).toBe('TJ_JUDGE_FAILED');
     expect(err.kind).toBe('rate_limited');
     expect(stub.requests).toHaveLength(1);
+  });
+
+  it('honours Retry-After on a 503 too', async () => {
+    stub.enqueue(reply.serverError(503, { 'retry-after-ms': '300' }), reply.json(GOOD));
+    await ask(client({ backoffInitialMs: 0 }));
+    const waited = (stub.requests[1]?.receivedAt ?? 0) - (stub.requests[0]?.receivedAt ?? 0);
+    expect(waited).toBeGreaterThanOrEqual(250);
   });
 
   it('retries a 500 and succeeds', async () => {

@@ -55,9 +55,9 @@ export const reply = {
       },
     };
   },
-  /** A 5xx server error. */
-  serverError(status = 500): StubReply {
-    return { kind: 'error', status, body: { error: { message: 'The server had an error while processing your request.', type: 'server_error', param: null, code: null } } };
+  /** A 5xx server error, optionally with headers such as `retry-after`. */
+  serverError(status = 500, headers?: Record<string, string>): StubReply {
+    return { kind: 'error', status, ...(headers ? { headers } : {}), body: { error: { message: 'The server had an error while processing your request.', type: 'server_error', param: null, code: null } } };
   },
   /** Any error status with an OpenAI-style error body. */
   error(status: number, message: string, code: string | null = null): StubReply {
