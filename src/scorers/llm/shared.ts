@@ -34,7 +34,7 @@ export const outputTextOf = (run: { output: unknown }): string => getAssistantMe
 function factsOf(requestContext: unknown): LiveRunFacts | undefined {
   if (requestContext === null || typeof requestContext !== 'object') return undefined;
   const rc = requestContext as { get?: unknown } & Record<string, unknown>;
-  const v: unknown = typeof rc.get === 'function' ? (rc.get as (k: string) => unknown)(LIVE_RUN_KEY) : rc[LIVE_RUN_KEY];
+  const v: unknown = typeof rc.get === 'function' ? (rc.get as (k: string) => unknown).call(rc, LIVE_RUN_KEY) : rc[LIVE_RUN_KEY];
   return v !== null && typeof v === 'object' ? (v) : undefined;
 }
 

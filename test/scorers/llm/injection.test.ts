@@ -78,5 +78,8 @@ describe('liveContext', () => {
     expect(liveContext({ output: run.output }, ['static'])).toEqual(['{"tool":"t","result":{"x":1}}', 'static']);
     const requestContext = { [LIVE_RUN_KEY]: { toolResults: [{ toolName: 'u', result: 'r' }], context: ['doc'] } };
     expect(liveContext({ output: run.output, requestContext }, ['static'])).toEqual(['{"tool":"u","result":"r"}', 'doc', 'static']);
+    // a RequestContext-like object with a get() method (Map semantics need `this`)
+    const map = new Map<string, unknown>([[LIVE_RUN_KEY, { context: ['from map'] }]]);
+    expect(liveContext({ output: [], requestContext: map })).toEqual(['from map']);
   });
 });

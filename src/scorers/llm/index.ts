@@ -1,0 +1,21 @@
+/** The LLM-judged scorers (SCORERS §4, §8.1) and their building blocks. */
+export { createHallucinationScorer, type HallucinationOptions, type HallucinationContextParams } from './hallucination/index.js';
+export { createFaithfulnessScorer, type FaithfulnessOptions } from './faithfulness/index.js';
+export { createAnswerRelevancyScorer, DEFAULT_OPTIONS, type AnswerRelevancyOptions } from './answer-relevancy/index.js';
+export { createAnswerSimilarityScorer, ANSWER_SIMILARITY_DEFAULT_OPTIONS, type AnswerSimilarityOptions } from './answer-similarity/index.js';
+export { createContextPrecisionScorer, type ContextPrecisionOptions } from './context-precision/index.js';
+export { createContextRelevanceScorerLLM, type ContextRelevanceOptions } from './context-relevance/index.js';
+export { createContextRecallScorer, type ContextRecallOptions } from './context-recall/index.js';
+export { createContextPositionScorer, type ContextPositionOptions } from './context-position/index.js';
+export { createBiasScorer } from './bias/index.js';
+export { createToxicityScorer } from './toxicity/index.js';
+export { createPromptAlignmentScorerLLM, type PromptAlignmentOptions, type EvaluationMode } from './prompt-alignment/index.js';
+export { createToolCallAccuracyScorerLLM, type AvailableTool } from './tool-call-accuracy/index.js';
+export { createNoiseSensitivityScorerLLM, type NoiseSensitivityOptions } from './noise-sensitivity/index.js';
+export { createSummarizationScorer, type SummarizationOptions } from './summarization/index.js';
+export { createRubricScorer, type RubricCriteria } from './rubric/index.js';
+export { createMultiTurnJudgeScorer } from './multi-turn-judge/index.js';
+export { createTrajectoryAccuracyScorerLLM } from './trajectory-accuracy/index.js';
+export { fence, fenceList, neutralizeMarkers, withDataRule, UNTRUSTED_DATA_RULE } from './fence.js';
+export { liveContext, LIVE_RUN_KEY, type LiveRunFacts, type JudgeModel } from './shared.js';
+export { registerLlmScorerTypes } from './register.js';
