@@ -57,7 +57,7 @@ export function reasonPrompt(p: { input: string; output: string; score: number; 
   return `Explain an answer relevancy score (higher is better).
 
 Score: ${p.score}
-Results: ${JSON.stringify(p.results)}
+${fence('RESULTS', JSON.stringify(p.results))}
 ${fence('USER INPUT', p.input)}
 ${fence('AGENT OUTPUT', p.output)}
 

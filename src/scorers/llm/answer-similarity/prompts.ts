@@ -32,7 +32,7 @@ export function reasonPrompt(p: { output: string; groundTruth: string; score: nu
   return `Explain an answer similarity score in at most three sentences.
 
 Score: ${p.score}/${p.scale}
-Analysis: ${JSON.stringify(p.analysis)}
+${fence('ANALYSIS', JSON.stringify(p.analysis))}
 ${fence('AGENT OUTPUT', p.output)}
 ${fence('GROUND TRUTH', p.groundTruth)}
 

@@ -39,7 +39,7 @@ export function reasonPrompt(score: number, reasons: readonly string[]): string 
 
 Score: ${score}
 Reasons given for the verdicts:
-${reasons.map((r) => `- ${JSON.stringify(r)}`).join('\n') || '(none)'}
+${fence('REASONS', reasons.map((r) => `- ${r}`).join('\n') || '(none)')}
 
 Justify the score briefly, quoting biased phrases when there are any. ${REASON_FORMAT}`;
 }

@@ -26,7 +26,7 @@ export function reasonPrompt(p: { input: string; output: string; score: number; 
   return `Explain a context position score from 0 to ${p.scale}: relevant pieces near the top weigh more (weight 1/(position+1)); higher is better.
 
 Score: ${p.score}
-Verdicts: ${JSON.stringify(p.verdicts)}
+${fence('VERDICTS', JSON.stringify(p.verdicts))}
 ${fence('USER INPUT', p.input)}
 ${fence('AGENT OUTPUT', p.output)}
 

@@ -24,7 +24,7 @@ export function reasonPrompt(p: { input: string; output: string; context: readon
   return `Explain a context precision score (mean average precision of the useful pieces by position; higher is better).
 
 Score: ${p.score}
-Verdicts: ${JSON.stringify(p.verdicts)}
+${fence('VERDICTS', JSON.stringify(p.verdicts))}
 ${fence('USER INPUT', p.input)}
 ${fence('AGENT OUTPUT', p.output)}
 ${fenceList('CONTEXT', p.context)}

@@ -30,7 +30,7 @@ export function reasonPrompt(score: number, verdicts: unknown): string {
   return `Explain a context recall score: the share of the reference answer's claims found in the context (higher is better).
 
 Score: ${score}
-Verdicts: ${JSON.stringify(verdicts)}
+${fence('VERDICTS', JSON.stringify(verdicts))}
 
 ${REASON_FORMAT}`;
 }

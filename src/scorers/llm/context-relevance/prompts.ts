@@ -30,7 +30,7 @@ export function reasonPrompt(p: { input: string; score: number; analysis: unknow
   return `Explain a context relevance score (higher is better). Weights: high 1.0, medium 0.7, low 0.3, none 0; penalties ${JSON.stringify(p.penalties)} for unused highly relevant pieces and for missing context.
 
 Score: ${p.score}
-Analysis: ${JSON.stringify(p.analysis)}
+${fence('ANALYSIS', JSON.stringify(p.analysis))}
 ${fence('USER INPUT', p.input)}
 
 Mention the relevance of the pieces, unused relevant pieces and missing context. ${REASON_FORMAT}`;

@@ -31,7 +31,7 @@ export function reasonPrompt(p: { input: string; output: string; context: readon
   return `Explain a faithfulness score: the share of the answer's claims that the context supports, from 0 to ${p.scale}; higher is better.
 
 Score: ${p.score}
-Verdicts: ${JSON.stringify(p.verdicts)}
+${fence('VERDICTS', JSON.stringify(p.verdicts))}
 ${fenceList('CONTEXT', p.context, false)}
 ${fence('USER INPUT', p.input)}
 ${fence('AGENT OUTPUT', p.output)}

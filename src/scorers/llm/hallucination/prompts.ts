@@ -39,7 +39,7 @@ export function reasonPrompt(p: { input: string; output: string; context: readon
   return `Explain a hallucination score. The score is the share of the answer's claims that are hallucinated, from 0 to ${p.scale}; higher is worse.
 
 Score: ${p.score}
-Verdicts: ${JSON.stringify(p.verdicts)}
+${fence('VERDICTS', JSON.stringify(p.verdicts))}
 ${fenceList('CONTEXT', p.context, false)}
 ${fence('USER INPUT', p.input)}
 ${fence('AGENT OUTPUT', p.output)}

@@ -25,7 +25,7 @@ export function reasonPrompt(score: number, analysis: unknown): string {
   return `Explain a noise sensitivity score (1 = fully robust).
 
 Score: ${score}
-Analysis: ${JSON.stringify(analysis)}
+${fence('ANALYSIS', JSON.stringify(analysis))}
 
 ${REASON_FORMAT}`;
 }

@@ -39,7 +39,7 @@ export function reasonPrompt(p: { mode: EvaluationMode; score: number; analysis:
   return `Explain a prompt alignment score (mode: ${p.mode}; higher is better).
 
 Score: ${p.score}
-Analysis: ${JSON.stringify(p.analysis)}
+${fence('ANALYSIS', JSON.stringify(p.analysis))}
 
 Mention intent, requirements, completeness and appropriateness where they drove the score. ${REASON_FORMAT}`;
 }

@@ -28,7 +28,7 @@ export function reasonPrompt(score: number, details: unknown): string {
   return `Explain a summarization score: the lower of alignment and coverage (higher is better).
 
 Score: ${score}
-Details: ${JSON.stringify(details)}
+${fence('DETAILS', JSON.stringify(details))}
 
 ${REASON_FORMAT}`;
 }

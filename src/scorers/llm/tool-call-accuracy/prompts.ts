@@ -13,7 +13,8 @@ Rules:
 
 ${fence('USER REQUEST', p.user)}
 ${fence('AGENT RESPONSE', p.response)}
-Tools actually called: ${p.tools.length > 0 ? p.tools.map((t) => JSON.stringify(t)).join(', ') : 'None'}
+Tools actually called:
+${fence('TOOLS CALLED', p.tools.length > 0 ? p.tools.map((t) => JSON.stringify(t)).join(', ') : 'None')}
 Available tools:
 ${fence('TOOL REFERENCE', p.available || '(none)')}
 
@@ -24,8 +25,8 @@ export function reasonPrompt(p: { user: string; score: number; evaluations: unkn
   return `Explain a tool-call accuracy score in one sentence (higher is better).
 
 Score: ${p.score}/1
-Evaluations: ${JSON.stringify(p.evaluations)}
-Missing tools: ${JSON.stringify(p.missingTools)}
+${fence('EVALUATIONS', JSON.stringify(p.evaluations))}
+${fence('MISSING TOOLS', JSON.stringify(p.missingTools))}
 ${fence('USER REQUEST', p.user)}
 
 Do not recompute the score. One sentence, starting with "The score is ${p.score} because".`;

@@ -21,7 +21,7 @@ export function reasonPrompt(score: number, analysis: unknown): string {
   return `Explain a trajectory accuracy score (higher is better).
 
 Score: ${score}
-Analysis: ${JSON.stringify(analysis)}
+${fence('ANALYSIS', JSON.stringify(analysis))}
 
 ${REASON_FORMAT}`;
 }
