@@ -1,40 +1,77 @@
 /**
- * The long-running service (`tracejudge serve`): the assembler fed by the OTLP receivers, with one
- * pluggable per-trace handler (the coordinator plugs extract → sample → score → emit into it).
+ * The long-running service (`tracejudge serve`): sources → assembler → pipeline (extract → sample →
+ * score) → emitters, plus `/metrics`, `/healthz`, `/readyz` and config hot reload.
  *
- * Lifecycle: `startService` binds every enabled receiver and starts the assembler's tick; `stop()`
- * stops intake first (receivers refuse, then close), then flushes the assembler so every held trace
- * is decided and handled. `stop()` is safe to call twice.
+ * Lifecycle: `startService` builds every component from the frozen config and binds the sources last.
+ * `stop()` stops intake first (OTLP receivers refuse then close, Kafka stops fetching), flushes the
+ * assembler so every held trace is decided and scored, flushes the emitters, commits Kafka offsets of
+ * what was handled and leaves the group, all bounded by `deadline`. `stop()` is safe to call twice.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from './config/schema.js';
+import { createEmitters } from './emit/create-emitters.js';
+import type { Emitter } from './emit/score-record.js';
 import { errorMessage } from './errors.js';
 import { TraceAssembler, type TraceHandler } from './ingest/assembler.js';
 import { createOtlpGrpcReceiver } from './ingest/grpc/receiver.js';
 import { createOtlpHttpReceiver } from './ingest/http/receiver.js';
+import { createKafkaSource, type KafkaSource } from './ingest/kafka/source.js';
 import type { OtlpReceiver } from './ingest/otlp/receiver.js';
 import { logger } from './logging.js';
+import { scorersFromConfig } from './pipeline/from-config.js';
+import { createPipeline, pipelineOptionsFromConfig, type Pipeline } from './pipeline/pipeline.js';
+import { PolicyHolder } from './sampling/holder.js';
+import { createSamplingPolicy } from './sampling/policy.js';
+import { logConfigError, watchConfig, type ConfigWatcher } from './sampling/reload.js';
+import { trajectoryFromRun } from './scorers/trajectory/from-trace.js';
+import { startMetrics, type MetricsHandle } from './telemetry/metrics.js';
 
 export interface ServiceOptions {
-  /** What happens to each assembled trace; defaults to a no-op that only counts. */
+  /** The config file, for hot reload (SIGHUP or a change of the file) and relative scorer modules. */
+  configPath?: string;
+  /** Replace the scoring pipeline with another per-trace handler (tests). */
   handleTrace?: TraceHandler;
+  /** Replace the configured emitters (tests). */
+  emitter?: Emitter;
 }
 
 export interface RunningService {
   readonly assembler: TraceAssembler;
-  /** Bound ports of the started receivers (useful with port 0). */
-  readonly ports: { http?: number; grpc?: number };
-  /** Stop intake, flush the assembler, wait for every handler. Never rejects. */
-  stop(): Promise<void>;
+  readonly pipeline: Pipeline | undefined;
+  /** Bound ports of the started listeners (useful with port 0). */
+  readonly ports: { http?: number; grpc?: number; metrics?: number };
+  readonly policy: PolicyHolder;
+  /** Stop intake, flush and commit, within `deadline` (ms since epoch; default now + shutdownTimeoutMs). Never rejects. */
+  stop(deadline?: number): Promise<void>;
 }
 
 const log = logger.child({ component: 'service' });
 
-const noopHandler: TraceHandler = () => Promise.resolve();
-
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<RunningService> {
-  const assembler = new TraceAssembler({ config: config.assembly, onTrace: options.handleTrace ?? noopHandler });
-  let running = true;
+  let running = false;
   const isReady = (): boolean => running;
+  const health = (ok: () => boolean) => (_req: IncomingMessage, res: ServerResponse) => {
+    const up = ok();
+    res.writeHead(up ? 200 : 503, { 'content-type': 'text/plain' }).end(up ? 'ok\n' : 'not ready\n');
+  };
+  const metrics: MetricsHandle = await startMetrics(config, { routes: { '/healthz': health(() => true), '/readyz': health(isReady) } });
+
+  const { scorers, kinds } = await scorersFromConfig(config, { configPath: options.configPath });
+  const policy = new PolicyHolder(createSamplingPolicy(config.sampling, kinds));
+  const emitter = options.emitter ?? createEmitters(config);
+  const pipeline = options.handleTrace
+    ? undefined
+    : createPipeline({
+        ...pipelineOptionsFromConfig(config),
+        scorers,
+        policy: () => policy.current(),
+        emitter,
+        source: 'otlp',
+        trajectoryOf: (context) => trajectoryFromRun(context),
+      });
+  const handleTrace: TraceHandler = options.handleTrace ?? ((trace) => (pipeline as Pipeline).handleTrace(trace));
+  const assembler = new TraceAssembler({ config: config.assembly, onTrace: handleTrace });
+
   const receivers: { name: 'http' | 'grpc'; receiver: OtlpReceiver }[] = [];
   const { http, grpc } = config.sources.otlp;
   const bearerToken = config.sources.otlp.auth.bearerToken;
@@ -50,30 +87,57 @@ export async function startService(config: Config, options: ServiceOptions = {})
       receiver: createOtlpGrpcReceiver({ host: grpc.host, port: grpc.port, maxMessageBytes: grpc.maxMessageBytes, bearerToken, sink: assembler }),
     });
   }
+  const kafka: KafkaSource | undefined = config.sources.kafka.enabled ? createKafkaSource({ config: config.sources.kafka, sink: assembler }) : undefined;
 
-  const ports: { http?: number; grpc?: number } = {};
+  const metricsPort = metrics.prometheusUrl ? Number(new URL(metrics.prometheusUrl).port) : undefined;
+  const ports: { http?: number; grpc?: number; metrics?: number } = metricsPort !== undefined ? { metrics: metricsPort } : {};
   try {
     // Each receiver logs its own "listening" line with the bound port.
     for (const { name, receiver } of receivers) ports[name] = await receiver.start();
+    await kafka?.start();
   } catch (err) {
     await Promise.allSettled(receivers.map((r) => r.receiver.shutdown()));
+    await kafka?.shutdown(Date.now() + 5000);
+    await metrics.shutdown(Date.now() + 2000);
     throw err;
   }
   assembler.start();
-  log.info({ ports, decisionWaitMs: config.assembly.decisionWaitMs, maxBufferedTraces: config.assembly.maxBufferedTraces }, 'tracejudge started');
+  running = true;
+
+  let watcher: ConfigWatcher | undefined;
+  if (options.configPath) {
+    watcher = watchConfig(
+      options.configPath,
+      (next) => {
+        // Only the sampling policy is swapped live; other sections take effect at the next start.
+        policy.swap(createSamplingPolicy(next.sampling, kinds));
+        log.info({ file: options.configPath, version: policy.version }, 'sampling policy reloaded');
+      },
+      (err) => logConfigError(err, options.configPath as string),
+    );
+  }
+  log.info(
+    { ports, scorers: scorers.map((s) => `${s.name}:${s.type}`), kafka: kafka ? config.sources.kafka.topic : undefined, decisionWaitMs: config.assembly.decisionWaitMs },
+    'tracejudge started',
+  );
 
   let stopping: Promise<void> | undefined;
-  const stop = (): Promise<void> => {
+  const stop = (deadline = Date.now() + config.telemetry.shutdownTimeoutMs): Promise<void> => {
     stopping ??= (async () => {
       running = false;
+      watcher?.close();
       log.info('stopping intake');
-      const results = await Promise.allSettled(receivers.map((r) => r.receiver.shutdown()));
-      for (const r of results) if (r.status === 'rejected') log.error({ err: errorMessage(r.reason) }, 'receiver shutdown failed');
+      const results = await Promise.allSettled([...receivers.map((r) => r.receiver.shutdown()), kafka?.stop()]);
+      for (const r of results) if (r.status === 'rejected') log.error({ err: errorMessage(r.reason) }, 'source shutdown failed');
       log.info({ bufferedTraces: assembler.bufferedTraces }, 'flushing the assembler');
       await assembler.close();
-      log.info({ ...assembler.stats }, 'tracejudge stopped');
+      await pipeline?.idle();
+      await emitter.shutdown(deadline).catch((err: unknown) => log.error({ err: errorMessage(err) }, 'emitter shutdown failed'));
+      await kafka?.shutdown(deadline);
+      await metrics.shutdown(deadline).catch((err: unknown) => log.error({ err: errorMessage(err) }, 'metrics shutdown failed'));
+      log.info({ ...assembler.stats, ...(pipeline ? { pipeline: pipeline.stats() } : {}) }, 'tracejudge stopped');
     })();
     return stopping;
   };
-  return { assembler, ports, stop };
+  return { assembler, pipeline, ports, policy, stop };
 }

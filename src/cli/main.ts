@@ -3,6 +3,7 @@
  * The `tracejudge` command line (SPEC §2). Exit codes: 0 success, 1 runtime failure, 2 bad usage, bad
  * config or unreadable input, with a one-line message on stderr naming the file, key or offset.
  */
+import '../scorers/builtin.js';
 import { ErrorCodes, errorMessage, TracejudgeError, type ErrorCode } from '../errors.js';
 import { logger } from '../logging.js';
 import { checkConfigCommand } from './commands/check-config.js';

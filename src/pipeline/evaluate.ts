@@ -63,6 +63,18 @@ export function scorerRunOf(context: AgentRunContext, scorer: ConfiguredScorer, 
   };
 }
 
+const FIELD_ORDER: readonly (keyof ScoreRecord)[] = [
+  'evaluationId', 'traceId', 'spanId', 'agentName', 'scorer', 'score', 'label', 'threshold', 'reason',
+  'samplingRate', 'judgeModel', 'durationMs', 'timestamp', 'source', 'error', 'startTime',
+];
+
+/** The record with its keys in SPEC §6 order (readable JSON lines; no value changes). */
+export function inSpecOrder(record: ScoreRecord): ScoreRecord {
+  const out: Record<string, unknown> = {};
+  for (const k of FIELD_ORDER) if (record[k] !== undefined) out[k] = record[k];
+  return out as unknown as ScoreRecord;
+}
+
 export async function evaluate(args: EvaluateArgs): Promise<EvaluationOutcome> {
   const { scorer, context, samplingRate, source } = args;
   const now = args.now ?? Date.now;
@@ -100,18 +112,18 @@ export async function evaluate(args: EvaluateArgs): Promise<EvaluationOutcome> {
       timestamp: new Date(ended).toISOString(),
     };
     if (typeof result.reason === 'string' && result.reason !== '') record.reason = scrubSecrets(result.reason);
-    return { kind: 'record', record };
+    return { kind: 'record', record: inSpecOrder(record) };
   } catch (err) {
     const ended = now();
     return {
       kind: 'record',
-      record: {
+      record: inSpecOrder({
         ...base,
         threshold: scorer.threshold,
         durationMs: ended - started,
         timestamp: new Date(ended).toISOString(),
         error: { type: errorType(err), message: scrubSecrets(errorMessage(err)) },
-      },
+      }),
     };
   }
 }

@@ -81,8 +81,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   const queue = new WorkQueue(Math.max(1, options.judgeConcurrency), Math.max(1, options.maxQueuedJudgeEvaluations));
   const stats: PipelineStats = { traces: 0, runs: 0, records: 0, errors: 0, skipped: 0, notSampled: 0, shed: 0 };
 
-  const decide = (context: AgentRunContext, scorer: ConfiguredScorer, codeScores: Record<string, number>): SamplingDecision => {
-    const policy = options.policy?.();
+  const decide = (policy: SamplingPolicy | undefined, context: AgentRunContext, scorer: ConfiguredScorer, codeScores: Record<string, number>): SamplingDecision => {
     if (!policy) return ALL;
     return policy.decide(
       { run: context.run, spans: context.spans, span: context.span, resourceAttributes: context.resourceAttributes, scorer: scorer.name, scorerKind: scorer.kind, codeScores },
@@ -126,11 +125,13 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   async function scoreRun(context: AgentRunContext, source: SourceKind): Promise<ScoreRecord[]> {
     const records: ScoreRecord[] = [];
     const codeScores: Record<string, number> = {};
+    // One policy per run, so a hot reload never splits a run's decisions between two configs.
+    const policy = options.policy?.();
     const trajectory = options.trajectoryOf?.(context);
     const common = { context, source, trajectory, ...(options.now ? { now: options.now } : {}) };
     // Code scorers first: cheap, and their scores feed `boost` rules of the judge scorers.
     for (const scorer of codeScorers) {
-      const decision = decide(context, scorer, codeScores);
+      const decision = decide(policy, context, scorer, codeScores);
       if (!decision.sampled) {
         stats.notSampled++;
         continue;
@@ -141,7 +142,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     }
     const pending: Promise<void>[] = [];
     for (const scorer of judgeScorers) {
-      const decision = decide(context, scorer, codeScores);
+      const decision = decide(policy, context, scorer, codeScores);
       if (!decision.sampled) {
         stats.notSampled++;
         continue;

@@ -15,17 +15,37 @@ beforeAll(async () => {
   writeFileSync(fx.path('small.yaml'), 'assembly:\n  maxBufferedTraces: 1\n');
 });
 
-/** The two traces of the fixtures, as `extract` describes them (order of first arrival). */
-function expectBothTraces(out: Record<string, unknown>[]): void {
+/** The two agent runs of the fixtures, as `extract` prints them (SPEC §5). */
+function expectBothRuns(out: Record<string, unknown>[]): void {
   const byId = new Map(out.map((r) => [r.traceId, r]));
   expect(out).toHaveLength(2);
   expect(byId.get(fx.traceA)).toMatchObject({
-    spanCount: 3,
-    root: { name: 'invoke_agent support-agent' },
-    source: 'file',
+    agentName: 'support-agent',
+    convention: 'genai',
+    serviceName: 'cli-test',
+    toolResults: [{ toolName: 'lookup', toolCallId: 'call_1', args: { order: 42 }, result: { status: 'ships today', warehouse: 'Berlin' } }],
+    output: [{ role: 'assistant', content: 'Order 42 ships today from Berlin.' }],
   });
-  expect((byId.get(fx.traceA)?.spanNames as string[]).slice().sort()).toEqual(['chat gpt-4o-mini', 'execute_tool lookup', 'invoke_agent support-agent']);
-  expect(byId.get(fx.traceB)).toMatchObject({ spanCount: 1, root: { name: 'invoke_agent billing-agent' } });
+  expect(byId.get(fx.traceB)).toMatchObject({
+    agentName: 'billing-agent',
+    input: { inputMessages: [{ role: 'user', content: 'Refund my last invoice.' }] },
+    output: [{ role: 'assistant', content: 'Your last invoice was refunded.' }],
+  });
+}
+
+/** Score records of the default code scorers: one per run and scorer. */
+function expectScores(out: Record<string, unknown>[]): void {
+  const keys = out.map((r) => `${String(r.traceId)}/${String(r.agentName)}/${String(r.scorer)}`).sort();
+  const expected = [fx.traceA, fx.traceB].flatMap((t) =>
+    ['completeness', 'grounding', 'keywords'].map((s) => `${t}/${t === fx.traceA ? 'support-agent' : 'billing-agent'}/${s}`),
+  );
+  expect(keys).toEqual(expected.sort());
+  for (const r of out) {
+    expect(r.source).toBe('file');
+    expect(typeof r.score).toBe('number');
+    expect(['pass', 'fail']).toContain(r.label);
+    expect(r.evaluationId).toMatch(/^[0-9a-f]{32}$/);
+  }
 }
 
 /** Exactly one line on stderr starting with `tracejudge: ` (warn-level logs are JSON and excluded). */
@@ -40,7 +60,7 @@ describe('extract and score read every input format', () => {
     const r = await runCli(['extract', fx.path(name)]);
     expect(r.stderr).not.toContain('tracejudge: ');
     expect(r.code).toBe(0);
-    expectBothTraces(records(r.stdout));
+    expectBothRuns(records(r.stdout));
   });
 
   it.each([
@@ -51,34 +71,44 @@ describe('extract and score read every input format', () => {
   ])('reads %s from stdin (-), detecting the format from the content', async (_label, input) => {
     const r = await runCli(['extract', '-'], { stdin: input() });
     expect(r.code).toBe(0);
-    expectBothTraces(records(r.stdout));
+    expectBothRuns(records(r.stdout));
   });
 
   it('joins OTLP logs given beside the traces (kind detected from content, JSON and protobuf mixed)', async () => {
+    const without = records((await runCli(['extract', fx.path('traces.json')])).stdout);
+    expect(without.find((t) => t.traceId === fx.traceA)?.input).toMatchObject({ inputMessages: [] });
     const r = await runCli(['extract', fx.path('logs.pb'), fx.path('traces.json'), fx.path('logs.json')]);
     expect(r.code).toBe(0);
     const out = records(r.stdout);
-    expect(out.find((t) => t.traceId === fx.traceA)?.logCount).toBe(2);
-    expect(out.find((t) => t.traceId === fx.traceB)?.logCount).toBe(0);
+    // The user turn of trace A lives only in the gen_ai.user.message log event.
+    expect(out.find((t) => t.traceId === fx.traceA)?.input).toMatchObject({ inputMessages: [{ role: 'user', content: 'Where is my order?' }] });
+    expect(out.find((t) => t.traceId === fx.traceB)?.input).toMatchObject({ inputMessages: [{ role: 'user', content: 'Refund my last invoice.' }] });
   });
 
-  it('score prints JSON lines by default and a table with --format table; --all is accepted', async () => {
+  it('extract --explain says per trace what was seen, on stderr, keeping stdout for runs', async () => {
+    const r = await runCli(['extract', '--explain', fx.path('traces.json')]);
+    expect(r.code).toBe(0);
+    expectBothRuns(records(r.stdout));
+    expect(r.stderr).toContain(`trace ${fx.traceA}: 3 span(s), conventions genai(3), 1 run(s)`);
+    expect(r.stderr).toContain(`\`support-agent\` (genai)`);
+  });
+
+  it('score prints one record per run and scorer as JSON lines by default, and a table with --format table', async () => {
     const jsonl = await runCli(['score', '--all', fx.path('traces.pb')]);
     expect(jsonl.code).toBe(0);
-    expectBothTraces(records(jsonl.stdout));
+    expectScores(records(jsonl.stdout));
     const table = await runCli(['score', '--format', 'table', fx.path('traces.json')]);
     expect(table.code).toBe(0);
     const lines = table.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^TRACE\s+SPANS\s+LOGS\s+ROOT$/);
-    expect(lines.slice(1).sort()).toEqual(
-      [`${fx.traceA}  3      0     invoke_agent support-agent`, `${fx.traceB}  1      0     invoke_agent billing-agent`].sort(),
-    );
+    expect(lines[0]).toMatch(/^TRACE\s+SPAN\s+AGENT\s+SCORER\s+SCORE\s+LABEL\s+REASON$/);
+    expect(lines).toHaveLength(7);
+    expect(lines.filter((l) => l.startsWith(fx.traceB) && l.includes('billing-agent'))).toHaveLength(3);
   });
 
   it('keeps going when the assembler is full (the file source pauses and flushes), losing nothing', async () => {
     const r = await runCli(['extract', '-c', fx.path('small.yaml'), fx.path('traces.jsonl')]);
     expect(r.code).toBe(0);
-    expectBothTraces(records(r.stdout));
+    expectBothRuns(records(r.stdout));
   });
 });
 

@@ -15,7 +15,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type Re
 
 export interface Fixtures {
   dir: string;
-  /** Trace A: agent root + llm child + tool child. Trace B: one root span. */
+  /** Trace A: agent root + chat child + tool child (user turn in a log event). Trace B: one agent span. */
   traceA: string;
   traceB: string;
   /** Raw serialised requests, for stdin and HTTP tests. */
@@ -31,14 +31,53 @@ function recordSpans(): { a: ReadableSpan[]; b: ReadableSpan[] } {
     spanProcessors: [new SimpleSpanProcessor(exporter)],
   });
   const tracer = provider.getTracer('cli-test', '1.0.0');
-  const root = tracer.startSpan('invoke_agent support-agent', { attributes: { 'gen_ai.agent.name': 'support-agent' } }, ROOT_CONTEXT);
+  // Current GenAI conventions: an agent span, a chat span and a tool span with content. The user turn of
+  // trace A is carried only by a `gen_ai.user.message` log event (see recordLogs), the older event form.
+  const root = tracer.startSpan(
+    'invoke_agent support-agent',
+    {
+      attributes: {
+        'gen_ai.operation.name': 'invoke_agent',
+        'gen_ai.agent.name': 'support-agent',
+        'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: 'Order 42 ships today from Berlin.' }] }]),
+      },
+    },
+    ROOT_CONTEXT,
+  );
   const ctx = trace.setSpan(ROOT_CONTEXT, root);
-  tracer.startSpan('chat gpt-4o-mini', { attributes: { 'gen_ai.request.model': 'gpt-4o-mini' } }, ctx).end();
-  tracer.startSpan('execute_tool lookup', { attributes: { 'gen_ai.tool.name': 'lookup' } }, ctx).end();
+  tracer.startSpan('chat gpt-4o-mini', { attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4o-mini' } }, ctx).end();
+  tracer
+    .startSpan(
+      'execute_tool lookup',
+      {
+        attributes: {
+          'gen_ai.operation.name': 'execute_tool',
+          'gen_ai.tool.name': 'lookup',
+          'gen_ai.tool.call.id': 'call_1',
+          'gen_ai.tool.call.arguments': JSON.stringify({ order: 42 }),
+          'gen_ai.tool.call.result': JSON.stringify({ status: 'ships today', warehouse: 'Berlin' }),
+        },
+      },
+      ctx,
+    )
+    .end();
   root.end();
   const a = exporter.getFinishedSpans().slice();
   exporter.reset();
-  tracer.startSpan('invoke_agent billing-agent', {}, ROOT_CONTEXT).end();
+  tracer
+    .startSpan(
+      'invoke_agent billing-agent',
+      {
+        attributes: {
+          'gen_ai.operation.name': 'invoke_agent',
+          'gen_ai.agent.name': 'billing-agent',
+          'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Refund my last invoice.' }] }]),
+          'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: 'Your last invoice was refunded.' }] }]),
+        },
+      },
+      ROOT_CONTEXT,
+    )
+    .end();
   const b = exporter.getFinishedSpans().slice();
   return { a, b };
 }

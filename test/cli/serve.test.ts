@@ -13,7 +13,16 @@ beforeAll(async () => {
   // traces buffered until SIGTERM, so the shutdown flush is what hands them on.
   writeFileSync(
     fx.path('serve.yaml'),
-    ['sources:', '  otlp:', '    http: { port: 0 }', '    grpc: { port: 0 }', 'assembly: { decisionWaitMs: 60000 }', 'telemetry: { shutdownTimeoutMs: 5000 }', ''].join('\n'),
+    [
+      'sources:',
+      '  otlp:',
+      '    http: { port: 0 }',
+      '    grpc: { port: 0 }',
+      'assembly: { decisionWaitMs: 60000 }',
+      'emit: { prometheus: { port: 0 } }',
+      'telemetry: { shutdownTimeoutMs: 5000 }',
+      '',
+    ].join('\n'),
   );
 });
 
@@ -79,6 +88,14 @@ describe('tracejudge serve', () => {
     // Both traces were buffered and decided by the shutdown flush; the JSON copy was deduplicated.
     expect(stopped).toMatchObject({ tracesAssembled: 2, spansAccepted: 4, duplicateSpans: 4 });
     expect(logs().some((l) => l.msg === 'shutting down' && l.signal === 'SIGTERM')).toBe(true);
-    expect(stdout).toBe('');
+    // The flushed traces were scored by the default code scorers; the records are on stdout, one per line.
+    const scored = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { traceId: string; scorer: string; source: string });
+    expect(scored.map((r) => `${r.traceId}/${r.scorer}`).sort()).toEqual(
+      [fx.traceA, fx.traceB].flatMap((t) => ['completeness', 'grounding', 'keywords'].map((s) => `${t}/${s}`)).sort(),
+    );
+    expect(scored.every((r) => r.source === 'otlp')).toBe(true);
   });
 });

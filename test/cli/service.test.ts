@@ -7,7 +7,7 @@ import { makeFixtures } from './fixtures.js';
 describe('startService', () => {
   it('feeds the receivers into the assembler and the pluggable handler; stop() flushes and is safe twice', async () => {
     const fx = await makeFixtures();
-    const config = parseConfig({ sources: { otlp: { http: { port: 0 }, grpc: { port: 0 } } }, assembly: { decisionWaitMs: 60_000 } }, 'test', {});
+    const config = parseConfig({ sources: { otlp: { http: { port: 0 }, grpc: { port: 0 } } }, assembly: { decisionWaitMs: 60_000 }, emit: { prometheus: { port: 0 } } }, 'test', {});
     const handled: Trace[] = [];
     const service = await startService(config, {
       handleTrace: async (t) => {
@@ -34,7 +34,7 @@ describe('startService', () => {
   });
 
   it('receivers can be disabled', async () => {
-    const config = parseConfig({ sources: { otlp: { http: { enabled: false }, grpc: { enabled: false } } } }, 'test', {});
+    const config = parseConfig({ sources: { otlp: { http: { enabled: false }, grpc: { enabled: false } } }, emit: { prometheus: { enabled: false } } }, 'test', {});
     const service = await startService(config);
     expect(service.ports).toEqual({});
     await service.stop();

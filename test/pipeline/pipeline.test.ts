@@ -66,7 +66,7 @@ describe('pipeline', () => {
   it('honours the sampling policy and counts what it left out', async () => {
     const trace = fixtureTrace('aisdk6-two-tools');
     const emitter = new MemoryEmitter();
-    const policy = createSamplingPolicy({ default: { rate: 0 } }, { similarity: 'code', hallucination: 'judge' });
+    const policy = createSamplingPolicy({ respectUpstream: true, default: { rate: 0 } }, { similarity: 'code', hallucination: 'judge' });
     const pipeline = createPipeline({
       scorers: [similarity, gatedJudge('hallucination', Promise.resolve())],
       policy: () => policy,

@@ -1,16 +1,52 @@
 /**
- * `tracejudge score [-c FILE] [--all] [--format jsonl|table] FILE...`: offline scoring. Until scoring is
- * plugged in, each assembled trace is printed (JSON lines, or one table row per trace).
+ * `tracejudge score [-c FILE] [--all] [--format jsonl|table] FILE...`: offline scoring with the same
+ * engine as `serve`. Records go to stdout (JSON lines, or a table at the end); a progress line goes to
+ * stderr on a TTY. The sampling policy is honoured unless `--all`.
  */
-import { describeTrace, type TraceDescription } from '../describe-trace.js';
+import type { EmitResult, Emitter, ScoreRecord } from '../../emit/score-record.js';
+import { scorersFromConfig } from '../../pipeline/from-config.js';
+import { createPipeline, pipelineOptionsFromConfig } from '../../pipeline/pipeline.js';
+import { createSamplingPolicy } from '../../sampling/policy.js';
+import { trajectoryFromRun } from '../../scorers/trajectory/from-trace.js';
 import { loadCliConfig } from '../load-cli-config.js';
 import { assembleFiles } from '../offline.js';
 import { writeRecord } from '../output.js';
+import { Progress } from '../progress.js';
 import { formatTable } from '../table.js';
 import { configOption, parseCommandArgs, usageError } from '../usage.js';
 
 const FORMATS = ['jsonl', 'table'] as const;
 type Format = (typeof FORMATS)[number];
+
+/** Prints records as they are produced (jsonl) or keeps them for the table. */
+class PrintingEmitter implements Emitter {
+  readonly name = 'stdout';
+  readonly kept: ScoreRecord[] = [];
+  constructor(private readonly format: Format) {}
+  emit(records: readonly ScoreRecord[]): Promise<EmitResult> {
+    if (this.format === 'jsonl') for (const r of records) writeRecord(JSON.stringify(r));
+    else this.kept.push(...records);
+    return Promise.resolve({ code: 'success' });
+  }
+  shutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+function tableOf(records: readonly ScoreRecord[]): string {
+  return formatTable(
+    ['TRACE', 'SPAN', 'AGENT', 'SCORER', 'SCORE', 'LABEL', 'REASON'],
+    records.map((r) => [
+      r.traceId,
+      r.spanId,
+      r.agentName,
+      r.scorer,
+      r.score === undefined ? 'error' : String(r.score),
+      r.label ?? r.error?.type ?? '',
+      (r.reason ?? r.error?.message ?? '').replace(/\s+/g, ' ').slice(0, 80),
+    ]),
+  ).trimEnd();
+}
 
 export async function scoreCommand(args: readonly string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs('score', args, {
@@ -18,23 +54,29 @@ export async function scoreCommand(args: readonly string[]): Promise<number> {
     all: { type: 'boolean' },
     format: { type: 'string', default: 'jsonl' },
   });
-  const format = values.format;
-  if (!(FORMATS as readonly string[]).includes(format)) throw usageError(`score: --format must be jsonl or table, got ${JSON.stringify(format)}`);
-  const { config } = loadCliConfig(values.config);
-  const rows: TraceDescription[] = [];
-  await assembleFiles('score', positionals, config, (trace) => {
-    const d = describeTrace(trace);
-    if ((format as Format) === 'jsonl') writeRecord(JSON.stringify(d));
-    else rows.push(d);
-    return Promise.resolve();
+  const format = values.format as Format;
+  if (!(FORMATS as readonly string[]).includes(format)) throw usageError(`score: --format must be jsonl or table, got ${JSON.stringify(values.format)}`);
+  const { config, path } = loadCliConfig(values.config);
+  const { scorers, kinds } = await scorersFromConfig(config, { configPath: path });
+  const policy = values.all ? undefined : createSamplingPolicy(config.sampling, kinds);
+  const emitter = new PrintingEmitter(format);
+  const pipeline = createPipeline({
+    ...pipelineOptionsFromConfig(config),
+    scorers,
+    ...(policy ? { policy: () => policy } : {}),
+    emitter,
+    source: 'file',
+    trajectoryOf: (context) => trajectoryFromRun(context),
   });
-  if ((format as Format) === 'table') {
-    writeRecord(
-      formatTable(
-        ['TRACE', 'SPANS', 'LOGS', 'ROOT'],
-        rows.map((r) => [r.traceId, String(r.spanCount), String(r.logCount), r.root?.name ?? '(none)']),
-      ).trimEnd(),
-    );
-  }
+  const progress = new Progress('score');
+  let traces = 0;
+  await assembleFiles('score', positionals, config, async (trace) => {
+    await pipeline.handleTrace(trace);
+    traces++;
+    progress.update(traces, undefined, `traces, ${pipeline.stats().records} records`);
+  });
+  await pipeline.idle();
+  progress.done();
+  if (format === 'table') writeRecord(tableOf(emitter.kept));
   return 0;
 }

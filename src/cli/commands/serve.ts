@@ -13,7 +13,7 @@ export async function serveCommand(args: readonly string[]): Promise<number> {
   if (positionals.length > 0) throw usageError(`serve: unexpected argument ${JSON.stringify(positionals[0])}`);
   const { config, path } = loadCliConfig(values.config);
   logger.info({ config: path ?? '<defaults>' }, 'starting tracejudge serve');
-  const service = await startService(config);
+  const service = await startService(config, path ? { configPath: path } : {});
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
     process.once('SIGINT', () => resolve('SIGINT'));
@@ -28,7 +28,7 @@ export async function serveCommand(args: readonly string[]): Promise<number> {
     timer = setTimeout(() => resolve('deadline'), deadlineMs);
   });
   try {
-    const outcome = await Promise.race([service.stop().then(() => 'stopped' as const), deadline]);
+    const outcome = await Promise.race([service.stop(Date.now() + deadlineMs - 250).then(() => 'stopped' as const), deadline]);
     if (outcome === 'deadline') {
       logger.error({ shutdownTimeoutMs: deadlineMs }, 'shutdown did not finish within telemetry.shutdownTimeoutMs');
       return 1;

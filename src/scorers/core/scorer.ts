@@ -28,6 +28,15 @@ import type {
 } from './types.js';
 
 /** `createScorer` config (SCORERS §1.1). */
+/** Per-run options of {@link Scorer.run}. */
+export interface ScorerRunOptions {
+  /**
+   * Called with the score before the generateReason step; returning true skips that step (no reason, no
+   * judge call). The service uses it for the `reason: on-fail | never` policy.
+   */
+  skipReason?: (score: number) => boolean;
+}
+
 export interface ScorerConfig<TInput = unknown, TOutput = unknown> {
   /** Required; the evaluation name when no config name is given. */
   id: string;
@@ -244,7 +253,7 @@ export class Scorer<TInput = unknown, TOutput = unknown, TAcc extends StepResult
    * rejects with {@link ScorerRunError} naming the failed step, or {@link ScorerDefinitionError} when no
    * generateScore step was added.
    */
-  async run(input: ScorerRun<TInput, TOutput>): Promise<ScorerRunResult<TInput, TOutput, TAcc>> {
+  async run(input: ScorerRun<TInput, TOutput>, options?: ScorerRunOptions): Promise<ScorerRunResult<TInput, TOutput, TAcc>> {
     if (!this.#hasScore) {
       throw new ScorerDefinitionError('MASTR_SCORER_FAILED_TO_RUN_MISSING_GENERATE_SCORE', `scorer ${this.id}: no generateScore step was added`);
     }
@@ -257,6 +266,8 @@ export class Scorer<TInput = unknown, TOutput = unknown, TAcc extends StepResult
     const steps = this.#steps;
     for (let i = 0; i < steps.length; i++) {
       const step = steps[i] as CompiledStep;
+      // The reason policy (reason: on-fail | never) skips the reason step, and its judge call, by score.
+      if (step.name === 'generateReason' && options?.skipReason?.(results.generateScoreStepResult as number)) continue;
       const ctx =
         step.name === 'generateReason' ? { run, results, score: results.generateScoreStepResult as number } : context;
       let value: unknown;

@@ -143,6 +143,6 @@ export interface ScorerLike {
   readonly description: string;
   readonly type: ScorerType | undefined;
   readonly hasJudge: boolean;
-  run(input: ScorerRun): Promise<ScorerRunResult>;
+  run(input: ScorerRun, options?: { skipReason?: (score: number) => boolean }): Promise<ScorerRunResult>;
   getSteps(): StepInfo[];
 }

@@ -1,0 +1,78 @@
+/**
+ * Builds the pipeline's scorers from config: the configured `scorers` section, or the built-in default
+ * set when it is absent (SPEC §3: code scorers always; the live-monitoring judge scorers once a judge
+ * API key is set).
+ */
+import { dirname } from 'node:path';
+import type { Config } from '../config/schema.js';
+import { logger } from '../logging.js';
+import '../scorers/builtin.js';
+import { createJudgeClient } from '../scorers/judge/client.js';
+import { installJudge } from '../scorers/judge/resolver.js';
+import { judgeEnabled, resolveJudgeSettings } from '../scorers/judge/settings.js';
+import { buildScorers } from '../scorers/registry.js';
+import type { ConfiguredScorer, RunnableScorer } from './configured-scorer.js';
+
+/** Code scorers run when `scorers` is absent. */
+export const DEFAULT_CODE_SCORERS: Readonly<Record<string, { type: string; threshold?: number }>> = {
+  completeness: { type: 'completeness' },
+  keywords: { type: 'keyword-coverage' },
+  grounding: { type: 'grounding' },
+};
+
+/** Judge scorers added to the defaults when a judge API key is configured. */
+export const DEFAULT_JUDGE_SCORERS: Readonly<Record<string, { type: string; threshold?: number }>> = {
+  hallucination: { type: 'hallucination', threshold: 0.5 },
+  faithfulness: { type: 'faithfulness', threshold: 0.5 },
+  relevancy: { type: 'answer-relevancy', threshold: 0.7 },
+};
+
+export interface BuiltScorers {
+  scorers: ConfiguredScorer[];
+  /** Kind per scorer name, for the sampling policy. */
+  kinds: Record<string, 'code' | 'judge'>;
+  /** The judge model id, when a judge is configured. */
+  judgeModel?: string;
+}
+
+/** Install the judge client from `judge` + environment (SPEC §3); returns the model id, or undefined when off. */
+export function installJudgeFromConfig(config: Config, env: Readonly<Record<string, string | undefined>> = process.env): string | undefined {
+  const settings = resolveJudgeSettings(config.judge, env);
+  if (!judgeEnabled(settings)) return undefined;
+  installJudge(createJudgeClient(settings));
+  logger.info({ baseURL: settings.baseURL, model: settings.model }, 'LLM judge enabled');
+  return settings.model;
+}
+
+/** The effective `scorers` section: as configured, or the defaults. */
+export function effectiveScorerSection(config: Config, judgeModel: string | undefined): NonNullable<Config['scorers']> {
+  if (config.scorers) return config.scorers;
+  const entries = { ...DEFAULT_CODE_SCORERS, ...(judgeModel ? DEFAULT_JUDGE_SCORERS : {}) };
+  const out: Record<string, { type: string; threshold?: number; reason: 'on-fail' }> = {};
+  for (const [name, e] of Object.entries(entries)) out[name] = { ...e, reason: 'on-fail' };
+  return out;
+}
+
+export async function scorersFromConfig(config: Config, options: { configPath?: string | undefined; env?: Readonly<Record<string, string | undefined>> } = {}): Promise<BuiltScorers> {
+  const judgeModel = installJudgeFromConfig(config, options.env);
+  const section = effectiveScorerSection(config, judgeModel);
+  const built = await buildScorers(
+    { scorers: section },
+    { ...(judgeModel ? { judgeModel } : {}), ...(options.configPath ? { configDir: dirname(options.configPath) } : {}) },
+  );
+  const scorers = built.map<ConfiguredScorer>((b) => ({
+    name: b.name,
+    type: b.type,
+    kind: b.kind,
+    lowerIsBetter: b.direction === 'lower-is-better',
+    threshold: b.threshold,
+    reason: b.reason,
+    needsGroundTruth: b.needsGroundTruth,
+    input: b.scorer.type === 'trajectory' ? 'trajectory' : 'agent',
+    scorer: b.scorer,
+    ...(b.kind === 'judge' && judgeModel ? { judgeModel } : {}),
+  }));
+  const kinds: Record<string, 'code' | 'judge'> = {};
+  for (const s of scorers) kinds[s.name] = s.kind;
+  return { scorers, kinds, ...(judgeModel ? { judgeModel } : {}) };
+}

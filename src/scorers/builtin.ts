@@ -1,0 +1,9 @@
+/**
+ * Registers every built-in scorer type with the registry: code types (registered by the registry module
+ * itself) and LLM types. Import this before parsing a config, so `scorers.<name>.type` is checked against
+ * every type.
+ */
+import { registerLlmScorerTypes } from './llm/register.js';
+import { registerScorerType } from './registry.js';
+
+registerLlmScorerTypes(registerScorerType);
