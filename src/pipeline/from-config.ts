@@ -11,7 +11,7 @@ import { createJudgeClient } from '../scorers/judge/client.js';
 import { installJudge } from '../scorers/judge/resolver.js';
 import { judgeEnabled, resolveJudgeSettings } from '../scorers/judge/settings.js';
 import { buildScorers } from '../scorers/registry.js';
-import type { ConfiguredScorer, RunnableScorer } from './configured-scorer.js';
+import type { ConfiguredScorer } from './configured-scorer.js';
 
 /** Code scorers run when `scorers` is absent. */
 export const DEFAULT_CODE_SCORERS: Readonly<Record<string, { type: string; threshold?: number }>> = {
