@@ -56,7 +56,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   };
   const metrics: MetricsHandle = await startMetrics(config, { routes: { '/healthz': health(() => true), '/readyz': health(isReady) } });
 
-  const { scorers, kinds } = await scorersFromConfig(config, { configPath: options.configPath });
+  const { scorers, kinds, economics, judge } = await scorersFromConfig(config, { configPath: options.configPath });
   const policy = new PolicyHolder(createSamplingPolicy(config.sampling, kinds));
   const emitter = options.emitter ?? createEmitters(config);
   const pipeline = options.handleTrace
@@ -67,7 +67,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
         policy: () => policy.current(),
         emitter,
         source: 'otlp',
-        trajectoryOf: (context) => trajectoryFromRun(context),
+        trajectoryOf: (context, traceSpans) => trajectoryFromRun(context, traceSpans),
+        ...(economics ? { economics } : {}),
       });
   const handleTrace: TraceHandler = options.handleTrace ?? ((trace) => (pipeline as Pipeline).handleTrace(trace));
   const assembler = new TraceAssembler({ config: config.assembly, onTrace: handleTrace });
@@ -132,6 +133,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       log.info({ bufferedTraces: assembler.bufferedTraces }, 'flushing the assembler');
       await assembler.close();
       await pipeline?.idle();
+      judge?.close();
       await emitter.shutdown(deadline).catch((err: unknown) => log.error({ err: errorMessage(err) }, 'emitter shutdown failed'));
       await kafka?.shutdown(deadline);
       await metrics.shutdown(deadline).catch((err: unknown) => log.error({ err: errorMessage(err) }, 'metrics shutdown failed'));

@@ -2,8 +2,10 @@
  * A scorer as the pipeline runs it: the createScorer pipeline plus what config says about it.
  */
 import type { ScorerKind } from '../sampling/types.js';
+import { shouldGenerateReason, type ReasonPolicy } from '../scorers/economics/reason-policy.js';
+import { scoreLabel } from '../scorers/registry.js';
 
-export type ReasonPolicy = 'always' | 'on-fail' | 'never';
+export type { ReasonPolicy };
 
 /** The minimal scorer surface the pipeline needs (any createScorer pipeline has it). */
 export interface RunnableScorer {
@@ -18,6 +20,7 @@ export interface RunnableScorer {
     targetScope?: 'span' | 'trajectory';
     targetTraceId?: string;
     targetSpanId?: string;
+    targetMetadata?: Record<string, unknown>;
     expectedTrajectory?: unknown;
   }, options?: { skipReason?: (score: number) => boolean }): Promise<{ score?: number; reason?: unknown; notScorable?: { step: string; reason?: string } }>;
 }
@@ -41,14 +44,12 @@ export interface ConfiguredScorer {
   scorer: RunnableScorer;
 }
 
-/** Label per SPEC §6. */
+/** Label per SPEC §6 (the registry's `scoreLabel`, in the pipeline's terms). */
 export function labelFor(score: number, threshold: number, lowerIsBetter: boolean): 'pass' | 'fail' {
-  return lowerIsBetter ? (score > threshold ? 'fail' : 'pass') : score < threshold ? 'fail' : 'pass';
+  return scoreLabel(score, threshold, lowerIsBetter ? 'lower-is-better' : 'higher-is-better');
 }
 
 /** Whether the reason step is worth a judge call under `policy`, given the score. */
 export function wantsReason(policy: ReasonPolicy, score: number, threshold: number, lowerIsBetter: boolean): boolean {
-  if (policy === 'always') return true;
-  if (policy === 'never') return false;
-  return labelFor(score, threshold, lowerIsBetter) === 'fail';
+  return shouldGenerateReason(policy, { score, threshold, direction: lowerIsBetter ? 'lower' : 'higher' });
 }

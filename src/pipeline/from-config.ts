@@ -7,7 +7,9 @@ import { dirname } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { logger } from '../logging.js';
 import '../scorers/builtin.js';
-import { createJudgeClient } from '../scorers/judge/client.js';
+import { createJudgeEconomics, type JudgeEconomics } from '../scorers/economics/economics.js';
+import { createJudgeClient, type JudgeClient } from '../scorers/judge/client.js';
+import { markJudgeFetch } from '../scorers/self-exclusion.js';
 import { installJudge } from '../scorers/judge/resolver.js';
 import { judgeEnabled, resolveJudgeSettings } from '../scorers/judge/settings.js';
 import { buildScorers } from '../scorers/registry.js';
@@ -29,19 +31,25 @@ export const DEFAULT_JUDGE_SCORERS: Readonly<Record<string, { type: string; thre
 
 export interface BuiltScorers {
   scorers: ConfiguredScorer[];
+  /** Judge economics (cache, shared preprocessing, budgets, accounting), present when a judge is configured. */
+  economics?: JudgeEconomics;
+  /** The judge client, to close at shutdown. */
+  judge?: JudgeClient;
   /** Kind per scorer name, for the sampling policy. */
   kinds: Record<string, 'code' | 'judge'>;
   /** The judge model id, when a judge is configured. */
   judgeModel?: string;
 }
 
-/** Install the judge client from `judge` + environment (SPEC §3); returns the model id, or undefined when off. */
-export function installJudgeFromConfig(config: Config, env: Readonly<Record<string, string | undefined>> = process.env): string | undefined {
+/** The judge from `judge` + environment (SPEC §3), installed for model-id strings; undefined when off. */
+export function installJudgeFromConfig(config: Config, env: Readonly<Record<string, string | undefined>> = process.env): JudgeClient | undefined {
   const settings = resolveJudgeSettings(config.judge, env);
   if (!judgeEnabled(settings)) return undefined;
-  installJudge(createJudgeClient(settings));
+  // Judge calls carry a marker header and user agent, so a host app that traces them never gets them scored.
+  const client = createJudgeClient(settings, { fetch: markJudgeFetch() });
+  installJudge(client);
   logger.info({ baseURL: settings.baseURL, model: settings.model }, 'LLM judge enabled');
-  return settings.model;
+  return client;
 }
 
 /** The effective `scorers` section: as configured, or the defaults. */
@@ -54,11 +62,16 @@ export function effectiveScorerSection(config: Config, judgeModel: string | unde
 }
 
 export async function scorersFromConfig(config: Config, options: { configPath?: string | undefined; env?: Readonly<Record<string, string | undefined>> } = {}): Promise<BuiltScorers> {
-  const judgeModel = installJudgeFromConfig(config, options.env);
+  const judge = installJudgeFromConfig(config, options.env);
+  const judgeModel = judge?.defaultModel;
+  const economics = judge ? createJudgeEconomics(config.economics) : undefined;
   const section = effectiveScorerSection(config, judgeModel);
   const built = await buildScorers(
     { scorers: section },
-    { ...(judgeModel ? { judgeModel } : {}), ...(options.configPath ? { configDir: dirname(options.configPath) } : {}) },
+    {
+      ...(judge && economics ? { judgeModel: economics.wrap(judge.port()) } : {}),
+      ...(options.configPath ? { configDir: dirname(options.configPath) } : {}),
+    },
   );
   const scorers = built.map<ConfiguredScorer>((b) => ({
     name: b.name,
@@ -74,5 +87,5 @@ export async function scorersFromConfig(config: Config, options: { configPath?: 
   }));
   const kinds: Record<string, 'code' | 'judge'> = {};
   for (const s of scorers) kinds[s.name] = s.kind;
-  return { scorers, kinds, ...(judgeModel ? { judgeModel } : {}) };
+  return { scorers, kinds, ...(judgeModel ? { judgeModel } : {}), ...(economics ? { economics } : {}), ...(judge ? { judge } : {}) };
 }

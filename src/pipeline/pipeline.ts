@@ -19,6 +19,9 @@ import type { SamplingDecision } from '../sampling/types.js';
 import type { SamplingPolicy } from '../sampling/policy.js';
 import { telemetry } from '../telemetry/instruments.js';
 import { recordSkipped } from '../telemetry/record-score.js';
+import { runBudgeted, type JudgeEconomics } from '../scorers/economics/economics.js';
+import { isSelfRun } from '../scorers/self-exclusion.js';
+import type { Span } from '../ingest/span.js';
 import type { ConfiguredScorer } from './configured-scorer.js';
 import { evaluate, type EvaluationOutcome } from './evaluate.js';
 import { WorkQueue } from './work-queue.js';
@@ -34,10 +37,15 @@ export interface PipelineOptions {
   judgeConcurrency: number;
   /** Judge evaluations waiting; beyond it the oldest waiting one is shed as an error record. */
   maxQueuedJudgeEvaluations: number;
-  /** Builds the trajectory of a run for trajectory scorers (undefined: those scorers are not applicable). */
-  trajectoryOf?: (context: AgentRunContext) => unknown;
-  /** Drop runs the judge's own calls produced. */
+  /**
+   * Builds the trajectory of a run for trajectory scorers (undefined: those scorers are not applicable).
+   * `traceSpans` are all spans of the run's trace (a nested agent's spans are not in `context.spans`).
+   */
+  trajectoryOf?: (context: AgentRunContext, traceSpans: readonly Span[]) => unknown;
+  /** Runs the judge's own calls produced are never scored (default: the self-exclusion marks). */
   isSelfRun?: (context: AgentRunContext) => boolean;
+  /** Judge economics: budgets with fallbacks around each judge evaluation, and the judge scope. */
+  economics?: JudgeEconomics;
   now?: () => number;
 }
 
@@ -49,12 +57,16 @@ export interface PipelineStats {
   skipped: number;
   notSampled: number;
   shed: number;
+  /** Judge evaluations skipped because a budget was spent and the fallback is `skip`. */
+  budgetSkipped: number;
+  /** Runs produced by the judge's own calls, never scored. */
+  selfRuns: number;
 }
 
 export interface Pipeline {
   handleTrace(trace: Trace): Promise<void>;
   /** Score already-extracted runs (offline `score`, runEvals over captured traces). */
-  scoreRuns(contexts: readonly AgentRunContext[], source?: SourceKind): Promise<ScoreRecord[]>;
+  scoreRuns(contexts: readonly AgentRunContext[], source?: SourceKind, traceSpans?: readonly Span[]): Promise<ScoreRecord[]>;
   /** Resolves when no evaluation is running or queued. */
   idle(): Promise<void>;
   stats(): PipelineStats;
@@ -77,9 +89,11 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   const emitFailures = new ThrottledLog(log, 'emitting score records failed');
   const extractFailures = new ThrottledLog(log, 'extraction failed for a trace; it is skipped');
   const codeScorers = options.scorers.filter((s) => s.kind === 'code');
+  const byName = new Map(options.scorers.map((s) => [s.name, s]));
+  const selfRun = options.isSelfRun ?? isSelfRun;
   const judgeScorers = options.scorers.filter((s) => s.kind === 'judge');
   const queue = new WorkQueue(Math.max(1, options.judgeConcurrency), Math.max(1, options.maxQueuedJudgeEvaluations));
-  const stats: PipelineStats = { traces: 0, runs: 0, records: 0, errors: 0, skipped: 0, notSampled: 0, shed: 0 };
+  const stats: PipelineStats = { traces: 0, runs: 0, records: 0, errors: 0, skipped: 0, notSampled: 0, shed: 0, budgetSkipped: 0, selfRuns: 0 };
 
   const decide = (policy: SamplingPolicy | undefined, context: AgentRunContext, scorer: ConfiguredScorer, codeScores: Record<string, number>): SamplingDecision => {
     if (!policy) return ALL;
@@ -122,12 +136,43 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     };
   };
 
-  async function scoreRun(context: AgentRunContext, source: SourceKind): Promise<ScoreRecord[]> {
+  /** One judge evaluation, under its budget when economics are configured. */
+  async function judgeEvaluation(
+    context: AgentRunContext,
+    scorer: ConfiguredScorer,
+    rate: number,
+    common: { context: AgentRunContext; source: SourceKind; trajectory: unknown; now?: () => number },
+    codeScores: Record<string, number>,
+  ): Promise<{ scorer: ConfiguredScorer; outcome: EvaluationOutcome } | undefined> {
+    const run = (): Promise<EvaluationOutcome> => evaluate({ ...common, scorer, samplingRate: rate });
+    const economics = options.economics;
+    if (!economics) return { scorer, outcome: await run() };
+    const out = await runBudgeted<{ scorer: ConfiguredScorer; outcome: EvaluationOutcome }>({
+      economics,
+      runId: `${context.run.traceId}:${context.run.spanId}`,
+      agentName: context.run.agentName,
+      scorerName: scorer.name,
+      evaluate: async () => ({ scorer, outcome: await run() }),
+      // The fallback code scorer runs under its own name, unless it already scored this run.
+      fallback: (name) => {
+        const fb = byName.get(name);
+        if (!fb || fb.kind !== 'code' || name in codeScores) return undefined;
+        return async () => ({ scorer: fb, outcome: await evaluate({ ...common, scorer: fb, samplingRate: rate }) });
+      },
+    });
+    if (out.kind === 'skipped') {
+      stats.budgetSkipped++;
+      return undefined;
+    }
+    return out.value;
+  }
+
+  async function scoreRun(context: AgentRunContext, source: SourceKind, traceSpans: readonly Span[]): Promise<ScoreRecord[]> {
     const records: ScoreRecord[] = [];
     const codeScores: Record<string, number> = {};
     // One policy per run, so a hot reload never splits a run's decisions between two configs.
     const policy = options.policy?.();
-    const trajectory = options.trajectoryOf?.(context);
+    const trajectory = options.trajectoryOf?.(context, traceSpans);
     const common = { context, source, trajectory, ...(options.now ? { now: options.now } : {}) };
     // Code scorers first: cheap, and their scores feed `boost` rules of the judge scorers.
     for (const scorer of codeScorers) {
@@ -150,10 +195,12 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       pending.push(
         queue
           .submit(
-            () => evaluate({ ...common, scorer, samplingRate: decision.rate }),
-            () => shedRecord(context, scorer, decision.rate, source),
+            () => judgeEvaluation(context, scorer, decision.rate, common, codeScores),
+            () => ({ scorer, outcome: shedRecord(context, scorer, decision.rate, source) }),
           )
-          .then((outcome) => settle(outcome, context, scorer, records)),
+          .then((done) => {
+            if (done) settle(done.outcome, context, done.scorer, records);
+          }),
       );
     }
     await Promise.all(pending);
@@ -170,11 +217,12 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     }
   }
 
-  async function scoreRuns(contexts: readonly AgentRunContext[], source: SourceKind = options.source): Promise<ScoreRecord[]> {
-    const runs = options.isSelfRun ? contexts.filter((c) => !options.isSelfRun?.(c)) : contexts;
+  async function scoreRuns(contexts: readonly AgentRunContext[], source: SourceKind = options.source, traceSpans?: readonly Span[]): Promise<ScoreRecord[]> {
+    const runs = contexts.filter((c) => !selfRun(c));
+    stats.selfRuns += contexts.length - runs.length;
     stats.runs += runs.length;
     if (runs.length > 0) telemetry().runsExtracted.add(runs.length, { source });
-    const perRun = await Promise.all(runs.map((c) => scoreRun(c, source)));
+    const perRun = await Promise.all(runs.map((c) => scoreRun(c, source, traceSpans ?? c.spans)));
     const records = perRun.flat();
     await emit(records);
     return records;
@@ -191,10 +239,10 @@ export function createPipeline(options: PipelineOptions): Pipeline {
         extractFailures.hit(1, { traceId: trace.traceId, err: errorMessage(err) });
         return;
       }
-      await scoreRuns(contexts, trace.source);
+      await scoreRuns(contexts, trace.source, trace.spans);
     },
     scoreRuns,
     idle: () => queue.idle(),
-    stats: () => ({ ...stats, shed: stats.shed }),
+    stats: () => ({ ...stats }),
   };
 }

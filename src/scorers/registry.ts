@@ -174,7 +174,9 @@ export async function buildScorer(name: string, entry: Readonly<Record<string, u
   const scorer = await def.create(options, { ...context, name });
   const threshold = typeof entry.threshold === 'number' ? entry.threshold : DEFAULT_THRESHOLD;
   const reason = entry.reason === 'always' || entry.reason === 'never' ? entry.reason : 'on-fail';
-  return { name, type, kind: def.kind, direction: directionOf(type), threshold, reason, needsGroundTruth: def.needsGroundTruth ?? false, scorer };
+  // A YAML judge scorer says its own direction (`direction: lower | higher`); other types have a fixed one.
+  const direction: ScoreDirection = entry.direction === 'lower' ? 'lower-is-better' : entry.direction === 'higher' ? 'higher-is-better' : directionOf(type);
+  return { name, type, kind: def.kind, direction, threshold, reason, needsGroundTruth: def.needsGroundTruth ?? false, scorer };
 }
 
 /**

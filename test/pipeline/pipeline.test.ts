@@ -7,6 +7,8 @@ import { createSamplingPolicy } from '../../src/sampling/policy.js';
 import { evaluationIdFor } from '../../src/emit/evaluation-id.js';
 import { extractAgentRunContexts } from '../../src/extract/extract.js';
 import { fixtureTrace, MemoryEmitter } from './helpers.js';
+import { createJudgeEconomics } from '../../src/scorers/economics/economics.js';
+import { economicsSection } from '../../src/config/sections/economics.js';
 
 const similarity: ConfiguredScorer = {
   name: 'similarity',
@@ -114,5 +116,80 @@ describe('pipeline', () => {
     // The shed one is the oldest waiting: the second trace (the first was running).
     expect(shed[0]?.traceId).toBe(traces[1]?.traceId);
     expect(pipeline.stats().shed).toBe(1);
+  });
+});
+
+describe('pipeline policies', () => {
+  it('reason on-fail: the reason step runs only for failing scores; always/never as named', async () => {
+    const trace = fixtureTrace('aisdk6-two-tools');
+    let reasonCalls = 0;
+    const withReason = (name: string, score: number, reason: 'always' | 'on-fail' | 'never'): ConfiguredScorer => ({
+      ...gatedJudge(name, Promise.resolve(), score),
+      reason,
+      scorer: createScorer({ id: name, description: 'x' })
+        .generateScore(() => score)
+        .generateReason(({ score: s }) => {
+          reasonCalls++;
+          return `The score is ${s}.`;
+        }),
+    });
+    const emitter = new MemoryEmitter();
+    const pipeline = createPipeline({
+      // lower is better, threshold 0.5: 0.8 fails, 0.2 passes
+      scorers: [withReason('fails', 0.8, 'on-fail'), withReason('passes', 0.2, 'on-fail'), withReason('always', 0.2, 'always'), withReason('never', 0.9, 'never')],
+      emitter,
+      source: 'file',
+      judgeConcurrency: 4,
+      maxQueuedJudgeEvaluations: 10,
+    });
+    await pipeline.handleTrace(trace);
+    const by = new Map(emitter.records.map((r) => [r.scorer, r]));
+    expect(by.get('fails')?.reason).toBe('The score is 0.8.');
+    expect(by.get('passes')?.reason).toBeUndefined();
+    expect(by.get('always')?.reason).toBe('The score is 0.2.');
+    expect(by.get('never')?.reason).toBeUndefined();
+    expect(reasonCalls).toBe(2);
+  });
+
+  it('never scores runs produced by the judge itself (self-exclusion mark)', async () => {
+    const trace = fixtureTrace('aisdk6-two-tools');
+    const marked = { ...trace, spans: trace.spans.map((s) => ({ ...s, attributes: { ...s.attributes, 'tracejudge.judge': true } })) };
+    const emitter = new MemoryEmitter();
+    const pipeline = createPipeline({ scorers: [similarity], emitter, source: 'file', judgeConcurrency: 1, maxQueuedJudgeEvaluations: 1 });
+    await pipeline.handleTrace(marked);
+    expect(emitter.records).toEqual([]);
+    expect(pipeline.stats().selfRuns).toBe(1);
+  });
+
+  it('a spent judge budget runs the configured fallback code scorer, and skip is counted', async () => {
+    const economics = createJudgeEconomics(
+      economicsSection.parse({ budgets: [{ scorer: 'hallucination', perHour: { requests: 1 }, fallback: 'similarity' }, { scorer: 'toxicity', perHour: { requests: 1 } }] }),
+      () => Date.UTC(2026, 0, 1, 10),
+    );
+    const charging = (name: string): ConfiguredScorer => ({
+      ...gatedJudge(name, Promise.resolve(), 0.1),
+      scorer: createScorer({ id: name, description: 'x' }).generateScore(() => {
+        economics.budgets.charge('support-agent', name, { tokens: 10, requests: 1 });
+        return 0.1;
+      }),
+    });
+    // similarity is sampled out as a code scorer, so it only runs as the fallback.
+    const policy = createSamplingPolicy({ respectUpstream: true, default: { rate: 1, scorers: { similarity: { rate: 0 } } } }, { similarity: 'code', hallucination: 'judge', toxicity: 'judge' });
+    const emitter = new MemoryEmitter();
+    const pipeline = createPipeline({
+      scorers: [similarity, charging('hallucination'), charging('toxicity')],
+      policy: () => policy,
+      economics,
+      emitter,
+      source: 'file',
+      judgeConcurrency: 1,
+      maxQueuedJudgeEvaluations: 10,
+    });
+    await pipeline.handleTrace(fixtureTrace('aisdk6-two-tools'));
+    expect(emitter.records.map((r) => r.scorer).sort()).toEqual(['hallucination', 'toxicity']);
+    emitter.records = [];
+    await pipeline.handleTrace(fixtureTrace('aisdk6-tool-error'));
+    expect(emitter.records.map((r) => r.scorer)).toEqual(['similarity']);
+    expect(pipeline.stats().budgetSkipped).toBe(1);
   });
 });

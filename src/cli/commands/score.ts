@@ -57,7 +57,7 @@ export async function scoreCommand(args: readonly string[]): Promise<number> {
   const format = values.format as Format;
   if (!(FORMATS as readonly string[]).includes(format)) throw usageError(`score: --format must be jsonl or table, got ${JSON.stringify(values.format)}`);
   const { config, path } = loadCliConfig(values.config);
-  const { scorers, kinds } = await scorersFromConfig(config, { configPath: path });
+  const { scorers, kinds, economics, judge } = await scorersFromConfig(config, { configPath: path });
   const policy = values.all ? undefined : createSamplingPolicy(config.sampling, kinds);
   const emitter = new PrintingEmitter(format);
   const pipeline = createPipeline({
@@ -66,7 +66,8 @@ export async function scoreCommand(args: readonly string[]): Promise<number> {
     ...(policy ? { policy: () => policy } : {}),
     emitter,
     source: 'file',
-    trajectoryOf: (context) => trajectoryFromRun(context),
+    trajectoryOf: (context, traceSpans) => trajectoryFromRun(context, traceSpans),
+        ...(economics ? { economics } : {}),
   });
   const progress = new Progress('score');
   let traces = 0;
@@ -76,6 +77,7 @@ export async function scoreCommand(args: readonly string[]): Promise<number> {
     progress.update(traces, undefined, `traces, ${pipeline.stats().records} records`);
   });
   await pipeline.idle();
+  judge?.close();
   progress.done();
   if (format === 'table') writeRecord(tableOf(emitter.kept));
   return 0;
