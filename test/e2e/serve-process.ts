@@ -130,3 +130,26 @@ export class ServeProcess {
 export async function removeDir(dir: string | undefined): Promise<void> {
   if (dir) await rm(dir, { recursive: true, force: true });
 }
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run a one-shot CLI command (`score`, `extract`, …) to completion, killed after `timeoutMs`. */
+export function runCli(args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<CliResult> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  proc.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  proc.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const timer = setTimeout(() => proc.kill('SIGKILL'), timeoutMs);
+  return new Promise((resolve, reject) => {
+    proc.once('error', reject);
+    proc.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
