@@ -9,7 +9,7 @@ export const USAGE = `usage:
   tracejudge serve [-c FILE]
   tracejudge score [-c FILE] [--all] [--format jsonl|table] FILE...
   tracejudge extract [-c FILE] [--explain] FILE...
-  tracejudge check-config [-c FILE]
+  tracejudge check-config [-c FILE] [--explain-sampling AGENT]
 
 FILE is an OTLP/JSON document or JSON lines (.json), OTLP/protobuf (.pb, .binpb), optionally gzipped (.gz),
 or - for stdin. Config: -c, else $TRACEJUDGE_CONFIG, else ./tracejudge.yaml, else built-in defaults.

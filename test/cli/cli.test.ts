@@ -184,6 +184,31 @@ describe('config and usage errors', () => {
     expect(defaults.stderr).toContain('<defaults>: config is valid');
   });
 
+  it('check-config --explain-sampling prints the effective rate and rules per scorer for an agent', async () => {
+    writeFileSync(
+      fx.path('sampling.yaml'),
+      [
+        'scorers:',
+        '  similarity: { type: content-similarity }',
+        '  keywords: { type: keyword-coverage }',
+        'sampling:',
+        '  default: { rate: 0.1 }',
+        '  agents:',
+        '    support-agent: { rate: 1.0 }',
+        '    "billing-*": { rate: 0.5, scorers: { keywords: 0.05 }, rules: [{ type: errors, name: errors }] }',
+        '',
+      ].join('\n'),
+    );
+    const r = await runCli(['check-config', '-c', fx.path('sampling.yaml'), '--explain-sampling', 'billing-eu']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('agent "billing-eu"');
+    expect(lines).toContain('  matches sampling.agents["billing-*"] (glob)');
+    expect(lines.some((l) => l.includes('errors') && l.includes('1.'))).toBe(true);
+    expect(lines).toContain('    similarity (code): rate 0.5 [sampling.agents["billing-*"].rate]');
+    expect(lines).toContain('    keywords (code): rate 0.05 [sampling.agents["billing-*"].scorers.keywords]');
+  });
+
   it('an unreadable config file is exit 2', async () => {
     const r = await runCli(['check-config', '-c', fx.path('nope.yaml')]);
     expect(r.code).toBe(2);

@@ -1,18 +1,33 @@
 /**
- * `tracejudge check-config [-c FILE]`: validates a config. Every problem goes to stderr, one per line,
- * as `FILE: key.path: message`; exit 2 when there is any.
+ * `tracejudge check-config [-c FILE] [--explain-sampling AGENT]`: validates a config. Every problem goes
+ * to stderr, one per line, as `FILE: key.path: message`; exit 2 when there is any. With
+ * `--explain-sampling AGENT`, the effective sampling rate and rules per scorer for that agent are printed
+ * on stdout.
  */
 import { ConfigError } from '../../errors.js';
+import { effectiveScorerSection } from '../../pipeline/from-config.js';
+import { explainSampling } from '../../sampling/explain.js';
+import { judgeEnabled, resolveJudgeSettings } from '../../scorers/judge/settings.js';
+import { getScorerType } from '../../scorers/registry.js';
 import { loadCliConfig } from '../load-cli-config.js';
-import { writeError } from '../output.js';
+import { writeError, writeRecord } from '../output.js';
 import { configOption, parseCommandArgs, usageError } from '../usage.js';
 
 export function checkConfigCommand(args: readonly string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs('check-config', args, configOption);
+  const { values, positionals } = parseCommandArgs('check-config', args, { ...configOption, 'explain-sampling': { type: 'string' } });
   if (positionals.length > 0) throw usageError(`check-config: unexpected argument ${JSON.stringify(positionals[0])} (use -c FILE)`);
   try {
-    const { path } = loadCliConfig(values.config);
+    const { config, path } = loadCliConfig(values.config);
     writeError(`${path ?? '<defaults>'}: config is valid`);
+    const agent = values['explain-sampling'];
+    if (agent !== undefined) {
+      const judgeOn = judgeEnabled(resolveJudgeSettings(config.judge));
+      const section = effectiveScorerSection(config, judgeOn ? 'judge' : undefined);
+      const kinds: Record<string, 'code' | 'judge'> = {};
+      for (const [name, entry] of Object.entries(section)) kinds[name] = getScorerType(entry.type)?.kind ?? 'judge';
+      const explained = explainSampling({ ...config, scorers: section }, agent, kinds);
+      for (const line of explained) writeRecord(line);
+    }
     return Promise.resolve(0);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
