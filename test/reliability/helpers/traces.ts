@@ -1,0 +1,100 @@
+/**
+ * Valid agent traces for the reliability scenarios: real-library fixtures (test/fixtures/traces) re-issued
+ * with fresh trace ids, as OTLP/JSON text and as OTLP/protobuf (re-encoded from the JSON with the project's
+ * OTLP descriptor, so both encodings carry the same spans).
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { OtlpTypes } from '../../../src/ingest/otlp/descriptor.js';
+import type { Rng } from './rng.js';
+
+/** Fixtures that hold at least one agent run with output, across conventions. */
+export const TEMPLATES = [
+  'aisdk6-two-tools',
+  'aisdk6-rag',
+  'aisdk7-otel-two-tools',
+  'openinference-two-tools',
+  'openinference-rag',
+  'openllmetry-two-tools',
+  'mastra-two-tools',
+] as const;
+
+export type TemplateName = (typeof TEMPLATES)[number];
+
+type Json = Record<string, unknown>;
+
+const cache = new Map<string, Json>();
+
+/** The parsed OTLP/JSON request of a fixture (shared; never mutate it). */
+export function fixtureRequest(name: string): Json {
+  let doc = cache.get(name);
+  if (!doc) {
+    const path = fileURLToPath(new URL(`../../fixtures/traces/${name}.json`, import.meta.url));
+    doc = JSON.parse(readFileSync(path, 'utf8')) as Json;
+    cache.set(name, doc);
+  }
+  return doc;
+}
+
+const ID_KEYS = new Set(['traceId', 'spanId', 'parentSpanId']);
+
+/** Deep copy of an OTLP/JSON request with every trace id replaced through `map`. */
+function withTraceIds(doc: Json, map: (old: string) => string): Json {
+  const walk = (v: unknown, key: string | undefined): unknown => {
+    if (Array.isArray(v)) return v.map((x) => walk(x, undefined));
+    if (v !== null && typeof v === 'object') {
+      const out: Json = {};
+      for (const [k, x] of Object.entries(v as Json)) out[k] = walk(x, k);
+      return out;
+    }
+    if (key === 'traceId' && typeof v === 'string' && v !== '') return map(v);
+    return v;
+  };
+  return walk(doc, undefined) as Json;
+}
+
+/** The OTLP/JSON request as a protobufjs object (hex ids become bytes), encoded to protobuf. */
+export function jsonToProto(doc: Json): Uint8Array {
+  const walk = (v: unknown, key: string | undefined): unknown => {
+    if (Array.isArray(v)) return v.map((x) => walk(x, undefined));
+    if (v !== null && typeof v === 'object') {
+      const out: Json = {};
+      for (const [k, x] of Object.entries(v as Json)) out[k] = walk(x, k);
+      return out;
+    }
+    if (key !== undefined && ID_KEYS.has(key) && typeof v === 'string') return Buffer.from(v, 'hex');
+    return v;
+  };
+  const type = OtlpTypes.ExportTraceServiceRequest;
+  return type.encode(type.fromObject(walk(doc, undefined) as Json)).finish();
+}
+
+/** One valid request: a fixture with fresh trace ids. */
+export interface ValidRequest {
+  template: TemplateName;
+  traceIds: string[];
+  doc: Json;
+  json: string;
+  proto: Uint8Array;
+}
+
+/** A fixture re-issued with fresh trace ids drawn from `rng`. */
+export function validRequest(rng: Rng, template: TemplateName = rng.pick(TEMPLATES)): ValidRequest {
+  const ids = new Map<string, string>();
+  const doc = withTraceIds(fixtureRequest(template), (old) => {
+    let id = ids.get(old);
+    if (!id) {
+      id = rng.hex(16);
+      ids.set(old, id);
+    }
+    return id;
+  });
+  return { template, traceIds: [...ids.values()], doc, json: JSON.stringify(doc), proto: jsonToProto(doc) };
+}
+
+/** Several valid requests merged into one ExportTraceServiceRequest (how exporters batch). */
+export function mergedRequest(parts: readonly ValidRequest[]): { traceIds: string[]; json: string; proto: Uint8Array; doc: Json } {
+  const resourceSpans = parts.flatMap((p) => (p.doc.resourceSpans as unknown[]) ?? []);
+  const doc = { resourceSpans };
+  return { traceIds: parts.flatMap((p) => p.traceIds), doc, json: JSON.stringify(doc), proto: jsonToProto(doc) };
+}
