@@ -8,6 +8,7 @@ import { ErrorCodes, errorMessage, TracejudgeError } from '../errors.js';
 export const USAGE = `usage:
   tracejudge serve [-c FILE]
   tracejudge score [-c FILE] [--all] [--format jsonl|table] FILE...
+  tracejudge score [-c FILE] --dataset FILE.jsonl
   tracejudge extract [-c FILE] [--explain] FILE...
   tracejudge check-config [-c FILE] [--explain-sampling AGENT]
 

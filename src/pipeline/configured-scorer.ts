@@ -2,28 +2,11 @@
  * A scorer as the pipeline runs it: the createScorer pipeline plus what config says about it.
  */
 import type { ScorerKind } from '../sampling/types.js';
+import type { ScorerLike } from '../scorers/core/types.js';
 import { shouldGenerateReason, type ReasonPolicy } from '../scorers/economics/reason-policy.js';
 import { scoreLabel } from '../scorers/registry.js';
 
 export type { ReasonPolicy };
-
-/** The minimal scorer surface the pipeline needs (any createScorer pipeline has it). */
-export interface RunnableScorer {
-  readonly id: string;
-  run(input: {
-    runId?: string;
-    input?: unknown;
-    output: unknown;
-    groundTruth?: unknown;
-    requestContext?: unknown;
-    scoreSource?: 'live' | 'trace' | 'experiment';
-    targetScope?: 'span' | 'trajectory';
-    targetTraceId?: string;
-    targetSpanId?: string;
-    targetMetadata?: Record<string, unknown>;
-    expectedTrajectory?: unknown;
-  }, options?: { skipReason?: (score: number) => boolean }): Promise<{ score?: number; reason?: unknown; notScorable?: { step: string; reason?: string } }>;
-}
 
 export interface ConfiguredScorer {
   /** The configured name: `gen_ai.evaluation.name` and the record's `scorer`. */
@@ -41,7 +24,7 @@ export interface ConfiguredScorer {
   judgeModel?: string;
   /** Trajectory scorers receive the run's trajectory as output. */
   input: 'agent' | 'trajectory';
-  scorer: RunnableScorer;
+  scorer: ScorerLike;
 }
 
 /** Label per SPEC §6 (the registry's `scoreLabel`, in the pipeline's terms). */

@@ -105,6 +105,36 @@ describe('extract and score read every input format', () => {
     expect(lines.filter((l) => l.startsWith(fx.traceB) && l.includes('billing-agent'))).toHaveLength(3);
   });
 
+  it('score --dataset scores JSON lines of {input, output, groundTruth} with runEvals and prints a summary', async () => {
+    writeFileSync(
+      fx.path('dataset.jsonl'),
+      [
+        JSON.stringify({ input: 'Name the colors red, green and blue.', output: 'Red, green and blue.' }),
+        JSON.stringify({ input: 'no output: left out' }),
+        JSON.stringify({ input: 'List three fruits: apple, pear, plum.', output: 'Apple and pear.', groundTruth: 'apple, pear, plum' }),
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(fx.path('dataset.yaml'), 'scorers:\n  keywords: { type: keyword-coverage }\n  similarity: { type: content-similarity, threshold: 0.3 }\n');
+    const r = await runCli(['score', '-c', fx.path('dataset.yaml'), '--dataset', fx.path('dataset.jsonl')]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('1 item(s) without "output" left out (lines 2)');
+    const out = records(r.stdout);
+    const items = out.filter((o) => 'line' in o);
+    expect(items.map((o) => `${String(o.line)}/${String(o.scorer)}`)).toEqual(['1/keywords', '1/similarity', '3/keywords', '3/similarity']);
+    for (const o of items) expect(o.score).toBeTypeOf('number');
+    const summary = out.at(-1) as { summary: { totalItems: number }; scores: Record<string, number> };
+    expect(summary.summary.totalItems).toBe(2);
+    const mean = (name: string): number => items.filter((o) => o.scorer === name).reduce((n, o) => n + (o.score as number), 0) / 2;
+    expect(summary.scores.keywords).toBeCloseTo(mean('keywords'), 12);
+    expect(summary.scores.similarity).toBeCloseTo(mean('similarity'), 12);
+
+    writeFileSync(fx.path('bad-dataset.jsonl'), `${JSON.stringify({ input: 'a', output: 'b' })}\n{"input": oops}\n`);
+    const bad = await runCli(['score', '--dataset', fx.path('bad-dataset.jsonl')]);
+    expect(bad.code).toBe(2);
+    expect(errorLine(bad.stderr)).toContain(`${fx.path('bad-dataset.jsonl')}:2: invalid JSON`);
+  });
+
   it('keeps going when the assembler is full (the file source pauses and flushes), losing nothing', async () => {
     const r = await runCli(['extract', '-c', fx.path('small.yaml'), fx.path('traces.jsonl')]);
     expect(r.code).toBe(0);

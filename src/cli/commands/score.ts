@@ -1,6 +1,7 @@
 /**
  * `tracejudge score [-c FILE] [--all] [--format jsonl|table] FILE...`: offline scoring with the same
- * engine as `serve`. Records go to stdout (JSON lines, or a table at the end); a progress line goes to
+ * engine as `serve`. `--dataset FILE` scores JSON lines of `{input, output?, groundTruth?}` instead
+ * (src/cli/dataset.ts). Records go to stdout (JSON lines, or a table at the end); a progress line goes to
  * stderr on a TTY. The sampling policy is honoured unless `--all`.
  */
 import type { EmitResult, Emitter, ScoreRecord } from '../../emit/score-record.js';
@@ -10,7 +11,8 @@ import { createSamplingPolicy } from '../../sampling/policy.js';
 import { trajectoryFromRun } from '../../scorers/trajectory/from-trace.js';
 import { loadCliConfig } from '../load-cli-config.js';
 import { assembleFiles } from '../offline.js';
-import { writeRecord } from '../output.js';
+import { readDataset, scoreDataset } from '../dataset.js';
+import { writeError, writeRecord } from '../output.js';
 import { Progress } from '../progress.js';
 import { formatTable } from '../table.js';
 import { configOption, parseCommandArgs, usageError } from '../usage.js';
@@ -53,10 +55,22 @@ export async function scoreCommand(args: readonly string[]): Promise<number> {
     ...configOption,
     all: { type: 'boolean' },
     format: { type: 'string', default: 'jsonl' },
+    dataset: { type: 'string' },
   });
   const format = values.format as Format;
   if (!(FORMATS as readonly string[]).includes(format)) throw usageError(`score: --format must be jsonl or table, got ${JSON.stringify(values.format)}`);
   const { config, path } = loadCliConfig(values.config);
+  if (values.dataset !== undefined) {
+    if (positionals.length > 0) throw usageError('score: give either --dataset FILE or trace files, not both');
+    const { items, withoutOutput } = readDataset(values.dataset);
+    if (withoutOutput.length > 0) writeError(`${values.dataset}: ${withoutOutput.length} item(s) without "output" left out (lines ${withoutOutput.slice(0, 10).join(', ')}${withoutOutput.length > 10 ? ', …' : ''})`);
+    if (items.length === 0) throw usageError(`score: ${values.dataset} has no item with an output`);
+    const built = await scorersFromConfig(config, { configPath: path });
+    const result = await scoreDataset(items, built.scorers, config.judge.concurrency, (line) => writeRecord(JSON.stringify(line)));
+    built.judge?.close();
+    writeRecord(JSON.stringify({ summary: result.summary, scores: result.scores }));
+    return 0;
+  }
   const { scorers, kinds, economics, judge } = await scorersFromConfig(config, { configPath: path });
   const policy = values.all ? undefined : createSamplingPolicy(config.sampling, kinds);
   const emitter = new PrintingEmitter(format);
