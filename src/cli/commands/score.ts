@@ -5,6 +5,7 @@
  * stderr on a TTY. The sampling policy is honoured unless `--all`.
  */
 import type { EmitResult, Emitter, ScoreRecord } from '../../emit/score-record.js';
+import { replayOptionsFromArgs, replayKafka } from '../../ingest/kafka/replay.js';
 import { scorersFromConfig } from '../../pipeline/from-config.js';
 import { createPipeline, pipelineOptionsFromConfig } from '../../pipeline/pipeline.js';
 import { createSamplingPolicy } from '../../sampling/policy.js';
@@ -55,6 +56,9 @@ export async function scoreCommand(args: readonly string[]): Promise<number> {
     ...configOption,
     all: { type: 'boolean' },
     format: { type: 'string', default: 'jsonl' },
+    kafka: { type: 'string' },
+    'from-beginning': { type: 'boolean' },
+    'until-end': { type: 'boolean' },
     dataset: { type: 'string' },
   });
   const format = values.format as Format;
@@ -85,7 +89,9 @@ export async function scoreCommand(args: readonly string[]): Promise<number> {
   });
   const progress = new Progress('score');
   let traces = 0;
-  await assembleFiles('score', positionals, config, async (trace) => {
+  const replay = replayOptionsFromArgs(values, positionals, config);
+  if (replay) await replayKafka({ ...replay, onTrace: (trace) => pipeline.handleTrace(trace), onProgress: (done, total) => progress.update(done, total || undefined, `messages, ${pipeline.stats().records} records`) });
+  else await assembleFiles('score', positionals, config, async (trace) => {
     await pipeline.handleTrace(trace);
     traces++;
     progress.update(traces, undefined, `traces, ${pipeline.stats().records} records`);

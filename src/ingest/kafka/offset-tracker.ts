@@ -56,6 +56,16 @@ export class OffsetTracker {
     }
   }
 
+  /**
+   * Whether `offset` was already tracked in the current generation (it is in flight or settled here).
+   * After a rebalance that leaves a partition with this member, kafkajs re-fetches from the committed
+   * offset; those re-read messages are already in this process and must not be offered twice.
+   */
+  seen(partition: number, offset: bigint): boolean {
+    const s = this.partitions.get(partition);
+    return s?.next !== undefined && offset < s.next;
+  }
+
   /** Mark a tracked message as fully handled. Idempotent; stale handles are ignored. */
   settle(handle: TrackHandle): void {
     const s = this.partitions.get(handle.partition);

@@ -5,7 +5,13 @@
  * yet fully handled (OffsetTracker). Back-pressure: when the assembler refuses a message, the partition is
  * paused and re-fetched from that message once the retry hint has passed. Poison messages go to the
  * dead-letter topic and their offset moves on. After a rebalance, uncommitted messages are re-read by
- * whoever owns the partition; duplicates carry the same evaluation ids.
+ * whoever owns the partition; duplicates carry the same evaluation ids. A partition this member keeps across
+ * a rebalance keeps its tracking: messages it already holds are not offered again when kafkajs re-fetches
+ * them, so their pending settles still hold the watermark back.
+ *
+ * Shutdown: `stop()` pauses every topic (no more fetching, the member stays in the group and keeps its
+ * partitions), `shutdown()` waits for in-flight work, commits what settled, and only then leaves the group,
+ * so a successor starts from an up-to-date committed offset.
  */
 import { Kafka, logLevel as KafkaLogLevel, type Consumer, type EachBatchPayload, type KafkaConfig, type LogEntry, type Producer, type SASLOptions } from 'kafkajs';
 import type { Logger } from 'pino';
@@ -37,13 +43,20 @@ export interface KafkaSourceOptions {
   config: KafkaSourceConfig;
   sink: SpanSink;
   logger?: Logger;
+  /** Publish undecodable messages to the dead-letter topic (default true); false only logs and counts them (replay). */
+  publishDeadLetters?: boolean;
 }
 
 export interface KafkaSourceStats {
   messages: number;
   deadLetters: number;
   pauses: number;
+  /** Offset commits that succeeded (one per partition per commit round with progress). */
   committedMessages: number;
+  /** Re-fetched messages skipped after a rebalance because this member already held them. */
+  refetchedSkipped: number;
+  /** Group joins (the first one included); more than one means rebalances happened. */
+  groupJoins: number;
 }
 
 export interface KafkaSource {
@@ -56,6 +69,11 @@ export interface KafkaSource {
   commit(): Promise<void>;
   inFlight(): number;
   stats(): KafkaSourceStats;
+  /**
+   * Per `topic` and partition, one past the newest message handled (offered and accepted, skipped, or
+   * dead-lettered) in this process: the replay uses it to know when it reached the end offsets.
+   */
+  positions(): ReadonlyMap<string, ReadonlyMap<number, bigint>>;
 }
 
 function kafkaLogCreator(log: Logger) {
@@ -74,8 +92,17 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
   const encodingOf = new Map(topics.map((t) => [t.topic, t.encoding]));
   const dlqTopicOf = (topic: string): string => config.deadLetterTopic ?? `${topic}.dlq`;
   const trackers = new Map<string, OffsetTracker>(topics.map((t) => [t.topic, new OffsetTracker()]));
-  const stats: KafkaSourceStats = { messages: 0, deadLetters: 0, pauses: 0, committedMessages: 0 };
+  const stats: KafkaSourceStats = { messages: 0, deadLetters: 0, pauses: 0, committedMessages: 0, refetchedSkipped: 0, groupJoins: 0 };
   const commitFailures = new ThrottledLog(log, 'kafka: offset commit failed; will retry');
+  const pausedLog = new ThrottledLog(log, 'kafka: partition paused by back-pressure (assembler full); it resumes after the retry hint', 5000);
+  const positions = new Map<string, Map<number, bigint>>(topics.map((t) => [t.topic, new Map<number, bigint>()]));
+  const advance = (topic: string, partition: number, offset: bigint): void => {
+    const m = positions.get(topic);
+    const cur = m?.get(partition);
+    if (m && (cur === undefined || offset + 1n > cur)) m.set(partition, offset + 1n);
+  };
+  /** Partitions assigned to this member at the last group join, per topic. */
+  let owned = new Map<string, Set<number>>();
 
   const kafkaConfig: KafkaConfig = {
     clientId: config.clientId,
@@ -147,17 +174,28 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
     for (const message of batch.messages) {
       if (!isRunning() || isStale() || stopped) break;
       const offset = BigInt(message.offset);
+      if (tracker.seen(partition, offset)) {
+        // Re-fetched after a rebalance that left this partition here: already offered (and in flight or done).
+        stats.refetchedSkipped++;
+        advance(topic, partition, offset);
+        resolveOffset(message.offset);
+        continue;
+      }
       stats.messages++;
       let decoded;
       try {
         decoded = decodeKafkaValue(message.value, encoding, message.headers);
       } catch (error) {
-        const p = await getProducer().catch(() => undefined);
-        const ok = p ? await publishDeadLetter(p, dlqTopicOf(topic), { topic, partition, message, error }) : false;
+        let ok = false;
+        if (options.publishDeadLetters !== false) {
+          const p = await getProducer().catch(() => undefined);
+          ok = p ? await publishDeadLetter(p, dlqTopicOf(topic), { topic, partition, message, error }) : false;
+          telemetry().kafkaDeadLetters.add(1, { outcome: ok ? 'published' : 'failed' });
+        }
         stats.deadLetters++;
-        telemetry().kafkaDeadLetters.add(1, { outcome: ok ? 'published' : 'failed' });
         log.warn({ topic, partition, offset: message.offset, err: errorMessage(error), deadLetter: ok }, 'kafka: undecodable message');
         tracker.settle(tracker.track(partition, offset));
+        advance(topic, partition, offset);
         resolveOffset(message.offset);
         await heartbeat();
         continue;
@@ -168,12 +206,14 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
       if (!result.accepted) {
         tracker.untrack(handle);
         stats.pauses++;
+        pausedLog.hit(1, { topic, partition, retryAfterMs: result.retryAfterMs, reason: result.reason });
         // Not resolved: after the resume the consumer fetches again from this message.
         pause();
         scheduleResume(c, topic, partition, result.retryAfterMs);
         break;
       }
       telemetry().spansReceived.add(decoded.spans.length, { source: 'kafka' });
+      advance(topic, partition, offset);
       // "Resolved" only moves kafkajs' fetch position; commits follow the OffsetTracker watermark.
       resolveOffset(message.offset);
       await heartbeat();
@@ -191,10 +231,21 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
         retry: { initialRetryTime: 300, maxRetryTime: 5000, retries: 8 },
       });
       consumer = c;
-      c.on(c.events.GROUP_JOIN, () => {
-        // An eager rebalance: every partition restarts from its committed offset, so forget in-flight
-        // tracking (settles of older messages are ignored; re-read messages are tracked anew).
-        for (const tracker of trackers.values()) for (const p of tracker.known()) tracker.reset(p);
+      c.on(c.events.GROUP_JOIN, (event) => {
+        // An eager rebalance: every partition restarts from its committed offset. A partition this member
+        // owned before and still owns keeps its tracking (its re-read messages are skipped in eachBatch);
+        // any other partition is forgotten (settles of older messages are ignored; re-reads are tracked anew).
+        stats.groupJoins++;
+        const assignment = event.payload.memberAssignment;
+        const next = new Map<string, Set<number>>();
+        for (const [topic, tracker] of trackers) {
+          const now = new Set(assignment[topic] ?? []);
+          next.set(topic, now);
+          const before = owned.get(topic);
+          for (const p of tracker.known()) if (!now.has(p) || !before?.has(p)) tracker.reset(p);
+        }
+        owned = next;
+        log.info({ memberAssignment: assignment, groupId: config.groupId }, 'kafka: joined the consumer group');
       });
       c.on(c.events.CRASH, (event) => {
         log.warn({ err: errorMessage(event.payload.error), restart: event.payload.restart }, 'kafka: consumer crashed');
@@ -206,12 +257,19 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
       commitTimer.unref();
       log.info({ topics: topics.map((t) => t.topic), groupId: config.groupId, brokers: config.brokers }, 'kafka source started');
     },
-    async stop() {
-      if (stopped) return;
+    stop() {
+      if (stopped) return Promise.resolve();
       stopped = true;
       for (const t of resumeTimers) clearTimeout(t);
       resumeTimers.clear();
-      await consumer?.stop();
+      // Pause rather than stop: the member keeps its partitions (and heartbeats) until `shutdown` has
+      // committed what the flush settles; leaving first would hand partitions over with stale offsets.
+      try {
+        consumer?.pause(topics.map((t) => ({ topic: t.topic })));
+      } catch (err) {
+        log.warn({ err: errorMessage(err) }, 'kafka: pause at stop failed');
+      }
+      return Promise.resolve();
     },
     shutdown(deadline) {
       closed ??= (async () => {
@@ -219,9 +277,10 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
         while (this.inFlight() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
         if (commitTimer) clearInterval(commitTimer);
         await commit();
+        // disconnect() stops the runner and leaves the group.
         await consumer?.disconnect().catch((err: unknown) => log.warn({ err: errorMessage(err) }, 'kafka: disconnect failed'));
         if (producer) await producer.disconnect().catch(() => undefined);
-        log.info({ inFlight: this.inFlight() }, 'kafka source stopped');
+        log.info({ inFlight: this.inFlight(), ...stats }, 'kafka source stopped');
       })();
       return closed;
     },
@@ -233,6 +292,9 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
     },
     stats() {
       return { ...stats };
+    },
+    positions() {
+      return positions;
     },
   };
 }
