@@ -1,11 +1,15 @@
 /** The scenarios in run order, by the name `--only` selects. */
 import type { Scenario } from './context.js';
 import { ingestScenario } from './ingest.js';
+import { kafkaScenario } from './kafka.js';
 import { memoryScenario } from './memory.js';
+import { pipelineScenario } from './pipeline.js';
 import { scorersScenario } from './scorers.js';
 
 export const scenarios: ReadonlyArray<readonly [string, Scenario]> = [
   ['ingest', async (ctx) => [...(ctx.quick ? [] : await ingestScenario(ctx, 'small')), ...(await ingestScenario(ctx, 'llm'))]],
   ['memory', memoryScenario],
   ['scorers', scorersScenario],
+  ['pipeline', pipelineScenario],
+  ['kafka', kafkaScenario],
 ];

@@ -1,0 +1,156 @@
+/**
+ * Kafka: tracejudge (Kafka source → assembler → extraction → string code scorers → JSONL) against a bare
+ * kafkajs consumer that only decodes the same topic, both reading it from the beginning in their own group.
+ * Needs the development broker on 127.0.0.1:9092 (scripts/kafka/start.sh); without it, "not measured".
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Kafka, logLevel, type Admin } from 'kafkajs';
+import { TraceAssembler } from '../../src/ingest/assembler.js';
+import { createKafkaSource } from '../../src/ingest/kafka/source.js';
+import { decodeTraceRequestProto } from '../../src/ingest/otlp/decode.js';
+import { benchPipeline, STRING_SCORERS } from '../lib/bench-service.js';
+import { buildDataset, type Dataset } from '../lib/dataset.js';
+import type { Row } from '../lib/results.js';
+import type { BenchContext } from './context.js';
+
+const BROKER = '127.0.0.1:9092';
+
+function brokerAnswers(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect(9092, '127.0.0.1');
+    const done = (ok: boolean): void => {
+      s.destroy();
+      resolve(ok);
+    };
+    s.setTimeout(1000, () => done(false));
+    s.once('connect', () => done(true));
+    s.once('error', () => done(false));
+  });
+}
+
+async function waitFor(cond: () => boolean, timeoutMs: number): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return true;
+}
+
+async function bare(kafka: Kafka, topic: string, ds: Dataset, timeoutMs: number): Promise<{ seconds: number; spans: number }> {
+  const consumer = kafka.consumer({ groupId: `${topic}-bare` });
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  let spans = 0;
+  let t0 = 0;
+  let t1 = 0;
+  await consumer.run({
+    eachBatch: async ({ batch, resolveOffset, heartbeat }) => {
+      if (t0 === 0) t0 = performance.now();
+      for (const m of batch.messages) {
+        if (m.value) spans += decodeTraceRequestProto(m.value).spans.length;
+        resolveOffset(m.offset);
+      }
+      if (spans >= ds.spans && t1 === 0) t1 = performance.now();
+      await heartbeat();
+    },
+  });
+  await waitFor(() => t1 !== 0, timeoutMs);
+  await consumer.disconnect();
+  return { seconds: ((t1 || performance.now()) - t0) / 1000, spans };
+}
+
+async function tracejudge(topic: string, ds: Dataset, timeoutMs: number): Promise<{ seconds: number; spans: number; traces: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'tracejudge-bench-'));
+  const bp = await benchPipeline(STRING_SCORERS, join(dir, 'scores.jsonl'));
+  const assembler = new TraceAssembler({ config: bp.config.assembly, onTrace: bp.handleTrace });
+  assembler.start();
+  const source = createKafkaSource({
+    config: {
+      brokers: [BROKER],
+      topic,
+      groupId: `${topic}-tracejudge`,
+      clientId: 'tracejudge-bench',
+      encoding: 'otlp_proto',
+      initialOffset: 'earliest',
+      commitIntervalMs: 1000,
+      sessionTimeoutMs: 30_000,
+      heartbeatIntervalMs: 3000,
+    },
+    sink: assembler,
+  });
+  let t0 = 0;
+  const started = performance.now();
+  await source.start();
+  // The clock starts with the first span, as for the bare consumer (group join time excluded on both sides).
+  await waitFor(() => assembler.stats.spansAccepted > 0, timeoutMs);
+  t0 = performance.now();
+  await waitFor(() => bp.handled() >= ds.traces, Math.max(0, timeoutMs - (t0 - started)));
+  const t1 = performance.now();
+  await source.shutdown(Date.now() + 10_000);
+  await assembler.close();
+  await bp.emitter.shutdown(Date.now() + 10_000);
+  rmSync(dir, { recursive: true, force: true });
+  return { seconds: (t1 - t0) / 1000, spans: assembler.stats.spansAccepted, traces: bp.handled() };
+}
+
+export async function kafkaScenario(ctx: BenchContext): Promise<Row[]> {
+  const scenario = 'kafka (otlp_proto, from earliest)';
+  if (!(await brokerAnswers())) {
+    return [{ scenario, metric: 'tracejudge vs bare consumer', value: null, note: `no broker on ${BROKER}; start it with scripts/kafka/start.sh` }];
+  }
+  const ds = buildDataset('kafka', ctx.quick ? 1500 : 5000, 64, { seed: 77, messageSize: 'llm' });
+  const topic = `bench_otlp_${process.pid}_${Date.now()}`;
+  const kafka = new Kafka({ clientId: 'tracejudge-bench', brokers: [BROKER], logLevel: logLevel.NOTHING });
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    return await measure(ctx, kafka, admin, ds, topic, scenario);
+  } finally {
+    await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
+    await admin.disconnect();
+  }
+}
+
+async function measure(ctx: BenchContext, kafka: Kafka, admin: Admin, ds: Dataset, topic: string, scenario: string): Promise<Row[]> {
+  await admin.createTopics({ topics: [{ topic, numPartitions: 2 }], waitForLeaders: true });
+  const producer = kafka.producer();
+  await producer.connect();
+  // One message per produce request: ~64 llm spans are ~170 KB, and the broker caps a record batch at 1 MB.
+  for (let i = 0; i < ds.proto.length; i += 4) {
+    const chunk = ds.proto.slice(i, i + 4).map((value, k) => ({ key: ds.traceIdsByRequest[i + k]?.[0] ?? null, value: Buffer.from(value) }));
+    await producer.send({ topic, messages: chunk });
+  }
+  await producer.disconnect();
+  const timeoutMs = ctx.quick ? 30_000 : 120_000;
+  const b = await bare(kafka, topic, ds, timeoutMs);
+  const t = await tracejudge(topic, ds, timeoutMs);
+  const bareRate = b.spans / b.seconds;
+  const tjRate = t.spans / t.seconds;
+  const complete = t.traces >= ds.traces && b.spans >= ds.spans;
+  const ratio = tjRate / bareRate;
+  ctx.notes.push(
+    `Kafka: ${ds.proto.length} messages (${ds.spans} spans, ~64 spans per ExportTraceServiceRequest) on a fresh 2-partition topic; each side reads it from the beginning in its own consumer group, timed from its first fetched batch to the last span decoded (bare) or the last trace scored and handed to the JSONL emitter (tracejudge, 4 string code scorers).`,
+  );
+  return [
+    { scenario, metric: 'bare kafkajs consumer (decode only)', value: bareRate, unit: 'spans/s', ...(b.spans < ds.spans ? { note: `only ${b.spans}/${ds.spans} spans before the timeout` } : {}) },
+    { scenario, metric: 'bare kafkajs consumer messages/s', value: ds.proto.length / b.seconds, unit: 'msg/s' },
+    {
+      scenario,
+      metric: 'tracejudge with code scorers',
+      value: tjRate,
+      unit: 'spans/s',
+      baseline: bareRate,
+      baselineName: 'bare consumer',
+      ratio,
+      target: 'ratio ≥ 0.7',
+      met: complete && ratio >= 0.7,
+      ...(complete ? {} : { note: `incomplete: ${t.traces}/${ds.traces} traces scored before the timeout` }),
+    },
+    { scenario, metric: 'tracejudge messages/s', value: ds.proto.length / t.seconds, unit: 'msg/s' },
+  ];
+}
