@@ -3,18 +3,25 @@
  * built from `OtlpSettings`. The wire format, transport retries and `OTEL_EXPORTER_OTLP_*` handling are theirs.
  */
 import { Metadata } from '@grpc/grpc-js';
-import { OTLPLogExporter as GrpcLogExporter } from '@opentelemetry/exporter-logs-otlp-grpc';
-import { OTLPLogExporter as JsonLogExporter } from '@opentelemetry/exporter-logs-otlp-http';
-import { OTLPLogExporter as ProtoLogExporter } from '@opentelemetry/exporter-logs-otlp-proto';
 import { OTLPMetricExporter as GrpcMetricExporter } from '@opentelemetry/exporter-metrics-otlp-grpc';
 import { OTLPMetricExporter as JsonMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { OTLPMetricExporter as ProtoMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
-import { OTLPTraceExporter as GrpcTraceExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
-import { OTLPTraceExporter as JsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPTraceExporter as ProtoTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import type { LogRecordExporter } from '@opentelemetry/sdk-logs';
+import { OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
+import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
+import { convertLegacyOtlpGrpcOptions, createOtlpGrpcExportDelegate } from '@opentelemetry/otlp-grpc-exporter-base';
+import {
+  JsonLogsSerializer,
+  JsonTraceSerializer,
+  LogsExporterMetricsHelper,
+  ProtobufLogsSerializer,
+  ProtobufTraceSerializer,
+  TraceExporterMetricsHelper,
+} from '@opentelemetry/otlp-transformer';
+import type { LogRecordExporter, ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import type { PushMetricExporter } from '@opentelemetry/sdk-metrics';
-import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { OtlpTypes } from '../../ingest/otlp/descriptor.js';
+import { jsonWithDoubles, protobufWithDoubles } from './double-attributes.js';
 import { signalUrl, type OtlpSettings, type OtlpSignal } from './settings.js';
 
 function httpOptions(settings: OtlpSettings, signal: OtlpSignal): { url?: string; headers?: Record<string, string>; timeoutMillis: number } {
@@ -32,15 +39,45 @@ function grpcOptions(settings: OtlpSettings, signal: OtlpSignal): { url?: string
   return { ...(url ? { url } : {}), ...(metadata ? { metadata } : {}), timeoutMillis: settings.timeoutMs };
 }
 
+// Spans and logs are exported exactly as the official OTLPTraceExporter / OTLPLogExporter classes do (same
+// delegates, option conversion, OTEL_EXPORTER_OTLP_* handling, retries and self-metrics component types), except
+// that the serializer keeps gen_ai.evaluation.score.value a double (see double-attributes.ts).
+
 /** The span exporter for the configured traces protocol. */
 export function createSpanExporter(settings: OtlpSettings): SpanExporter {
   switch (settings.protocols.TRACES) {
     case 'grpc':
-      return new GrpcTraceExporter(grpcOptions(settings, 'TRACES'));
+      return new OTLPExporterBase<ReadableSpan[]>(
+        createOtlpGrpcExportDelegate(
+          convertLegacyOtlpGrpcOptions(grpcOptions(settings, 'TRACES'), 'TRACES'),
+          protobufWithDoubles(ProtobufTraceSerializer, OtlpTypes.ExportTraceServiceRequest),
+          'otlp_grpc_span_exporter',
+          TraceExporterMetricsHelper,
+          undefined,
+          'TraceExportService',
+          '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
+        ),
+      );
     case 'http/json':
-      return new JsonTraceExporter(httpOptions(settings, 'TRACES'));
+      return new OTLPExporterBase<ReadableSpan[]>(
+        createOtlpHttpExportDelegate(
+          convertLegacyHttpOptions(httpOptions(settings, 'TRACES'), 'TRACES', 'v1/traces', { 'Content-Type': 'application/json' }),
+          jsonWithDoubles(JsonTraceSerializer),
+          'otlp_http_span_exporter',
+          TraceExporterMetricsHelper,
+          undefined,
+        ),
+      );
     default:
-      return new ProtoTraceExporter(httpOptions(settings, 'TRACES'));
+      return new OTLPExporterBase<ReadableSpan[]>(
+        createOtlpHttpExportDelegate(
+          convertLegacyHttpOptions(httpOptions(settings, 'TRACES'), 'TRACES', 'v1/traces', { 'Content-Type': 'application/x-protobuf' }),
+          protobufWithDoubles(ProtobufTraceSerializer, OtlpTypes.ExportTraceServiceRequest),
+          'otlp_http_span_exporter',
+          TraceExporterMetricsHelper,
+          undefined,
+        ),
+      );
   }
 }
 
@@ -48,11 +85,37 @@ export function createSpanExporter(settings: OtlpSettings): SpanExporter {
 export function createLogExporter(settings: OtlpSettings): LogRecordExporter {
   switch (settings.protocols.LOGS) {
     case 'grpc':
-      return new GrpcLogExporter(grpcOptions(settings, 'LOGS'));
+      return new OTLPExporterBase<ReadableLogRecord[]>(
+        createOtlpGrpcExportDelegate(
+          convertLegacyOtlpGrpcOptions(grpcOptions(settings, 'LOGS'), 'LOGS'),
+          protobufWithDoubles(ProtobufLogsSerializer, OtlpTypes.ExportLogsServiceRequest),
+          'otlp_grpc_log_exporter',
+          LogsExporterMetricsHelper,
+          undefined,
+          'LogsExportService',
+          '/opentelemetry.proto.collector.logs.v1.LogsService/Export',
+        ),
+      );
     case 'http/json':
-      return new JsonLogExporter(httpOptions(settings, 'LOGS'));
+      return new OTLPExporterBase<ReadableLogRecord[]>(
+        createOtlpHttpExportDelegate(
+          convertLegacyHttpOptions(httpOptions(settings, 'LOGS'), 'LOGS', 'v1/logs', { 'Content-Type': 'application/json' }),
+          jsonWithDoubles(JsonLogsSerializer),
+          'otlp_http_log_exporter',
+          LogsExporterMetricsHelper,
+          undefined,
+        ),
+      );
     default:
-      return new ProtoLogExporter(httpOptions(settings, 'LOGS'));
+      return new OTLPExporterBase<ReadableLogRecord[]>(
+        createOtlpHttpExportDelegate(
+          convertLegacyHttpOptions(httpOptions(settings, 'LOGS'), 'LOGS', 'v1/logs', { 'Content-Type': 'application/x-protobuf' }),
+          protobufWithDoubles(ProtobufLogsSerializer, OtlpTypes.ExportLogsServiceRequest),
+          'otlp_http_log_exporter',
+          LogsExporterMetricsHelper,
+          undefined,
+        ),
+      );
   }
 }
 
