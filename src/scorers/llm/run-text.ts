@@ -1,8 +1,16 @@
 /**
  * The run readers the LLM scorers need (SCORERS §3.2–3.3), with the reference's semantics, over both the
  * Mastra format-2 message and tracejudge's `RunMessage` (`content: string`, `toolInvocations` beside it).
- * Local to the LLM scorers until `src/extract/helpers.ts` offers the same names.
+ * The shared readers come from `src/extract/helpers.ts`; the ones only the LLM scorers need live here.
  */
+export {
+  getUserMessageFromRunInput,
+  getAssistantMessageFromRunOutput,
+  getSystemMessagesFromRunInput,
+  getCombinedSystemPrompt,
+  extractToolResults,
+} from '../../extract/helpers.js';
+
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const nonEmpty = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
@@ -34,68 +42,10 @@ function roleOf(m: unknown): string | undefined {
 
 const listOf = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
-/** First user message text of a run input (`inputMessages`, then `messages`, `prompt`, `text`, …). */
-export function getUserMessageFromRunInput(input: unknown): string | undefined {
-  if (typeof input === 'string') return input;
-  if (!isObj(input)) return undefined;
-  for (const key of ['inputMessages', 'messages']) {
-    const m = listOf(input[key]).find((x) => roleOf(x) === 'user');
-    const t = m === undefined ? undefined : textOf(m);
-    if (t !== undefined) return t;
-  }
-  if (typeof input.prompt === 'string') return input.prompt;
-  if (typeof input.text === 'string') return input.text;
-  return textOf(input.content) ?? textOf(input.input) ?? textOf(input.user);
-}
-
-/** Last non-empty assistant message text of a run output. */
-export function getAssistantMessageFromRunOutput(output: unknown): string | undefined {
-  if (typeof output === 'string') return output;
-  if (Array.isArray(output)) {
-    for (let i = output.length - 1; i >= 0; i--) {
-      const m: unknown = output[i];
-      if (roleOf(m) !== 'assistant') continue;
-      const t = textOf(m);
-      if (t !== undefined) return t;
-    }
-    return undefined;
-  }
-  if (isObj(output) && (output.role === undefined || output.role === 'assistant')) {
-    if (typeof output.text === 'string') return output.text;
-    if (typeof output.content === 'string') return output.content;
-    return textOf(output) || undefined;
-  }
-  return undefined;
-}
-
 /** Every assistant message text (literal role `assistant`), in order. */
 export function getAssistantMessages(output: unknown): string[] {
   if (!Array.isArray(output)) return [];
   return output.filter((m) => isObj(m) && m.role === 'assistant').map((m) => textOf(m) ?? '');
-}
-
-/** System prompts of a run input: `systemMessages`, system messages in the message lists, tagged ones. */
-export function getSystemMessagesFromRunInput(input: unknown): string[] {
-  if (!isObj(input)) return [];
-  const out: string[] = [];
-  for (const m of listOf(input.systemMessages)) {
-    if (!isObj(m)) continue;
-    const c = m.content;
-    const t = typeof c === 'string' ? c : Array.isArray(c) ? c.map((p) => (isObj(p) && typeof p.text === 'string' ? p.text : '')).filter(Boolean).join(' ') : '';
-    if (t !== '') out.push(t);
-  }
-  for (const key of ['inputMessages', 'messages']) {
-    for (const m of listOf(input[key])) if (roleOf(m) === 'system') out.push(textOf(m) ?? '');
-  }
-  if (isObj(input.taggedSystemMessages)) {
-    for (const list of Object.values(input.taggedSystemMessages)) for (const m of listOf(list)) out.push(textOf(m) ?? '');
-  }
-  return out.filter((s) => s !== '');
-}
-
-/** System prompts joined with a blank line. */
-export function getCombinedSystemPrompt(input: unknown): string {
-  return getSystemMessagesFromRunInput(input).join('\n\n');
 }
 
 /** Last `maxMessages` remembered messages as `"role: text"` lines, or undefined. */
@@ -128,19 +78,6 @@ function invocations(message: unknown): Invocation[] {
   const legacy = listOf(isObj(c) && Array.isArray(c.toolInvocations) ? c.toolInvocations : message.toolInvocations).filter(isObj) as Invocation[];
   const seen = new Set(parts.map((p) => p.toolCallId));
   return [...parts, ...legacy.filter((l) => !seen.has(l.toolCallId))];
-}
-
-/** Tool results (`state: 'result'` with a result) of a run output. */
-export function extractToolResults(output: unknown): Array<{ toolName: string; toolCallId: string; args: unknown; result: unknown }> {
-  const out: Array<{ toolName: string; toolCallId: string; args: unknown; result: unknown }> = [];
-  for (const m of listOf(output)) {
-    for (const inv of invocations(m)) {
-      if (inv.state === 'result' && inv.result !== undefined && typeof inv.toolName === 'string') {
-        out.push({ toolName: inv.toolName, toolCallId: inv.toolCallId ?? '', args: inv.args ?? {}, result: inv.result });
-      }
-    }
-  }
-  return out;
 }
 
 /** Names of the tools called (states result / call / output-error), in order, duplicates kept. */
