@@ -1,6 +1,7 @@
 /** The scenarios in run order, by the name `--only` selects. */
 import type { Scenario } from './context.js';
 import { ingestScenario } from './ingest.js';
+import { judgeEconomicsScenario } from './judge-economics.js';
 import { kafkaScenario } from './kafka.js';
 import { memoryScenario } from './memory.js';
 import { pipelineScenario } from './pipeline.js';
@@ -11,5 +12,6 @@ export const scenarios: ReadonlyArray<readonly [string, Scenario]> = [
   ['memory', memoryScenario],
   ['scorers', scorersScenario],
   ['pipeline', pipelineScenario],
+  ['judge-economics', judgeEconomicsScenario],
   ['kafka', kafkaScenario],
 ];

@@ -10,7 +10,7 @@ import type { MemoryResult } from './memory-child.js';
 const run = promisify(execFile);
 
 export async function memoryScenario(ctx: BenchContext): Promise<Row[]> {
-  const traces = ctx.quick ? 25_000 : 100_000;
+  const traces = ctx.quick ? 15_000 : 100_000;
   const child = fileURLToPath(new URL('./memory-child.ts', import.meta.url));
   const { stdout } = await run(process.execPath, ['--expose-gc', '--max-old-space-size=8192', '--import', 'tsx', child, String(traces)], {
     maxBuffer: 1024 * 1024,
@@ -22,7 +22,7 @@ export async function memoryScenario(ctx: BenchContext): Promise<Row[]> {
   const boundsOk = r.bufferedAfterOverflow <= r.maxBufferedTraces && r.refusedBatches > 0 && r.byteBound.bufferedBytes <= r.byteBound.maxBufferedBytes && r.byteBound.refused > 0;
   ctx.log(`memory: filled in ${r.fillSeconds.toFixed(1)} s; RSS ${mib(r.baselineRss)} → ${mib(r.filledRss)} MiB (peak ${mib(r.peakRss)})`);
   ctx.notes.push(
-    `Memory: a child process (--expose-gc) decodes protobuf replicas of 2,000 generated traces (small profile, as recorded by the libraries) and offers them to a TraceAssembler with maxBufferedTraces ${r.maxBufferedTraces.toLocaleString('en-US')} and no decisions, until it refuses; RSS is read after three forced GCs. The byte bound is checked on a second assembler with maxBufferedBytes 32 MiB.${ctx.quick ? ' Quick mode holds 25,000 traces instead of 100,000.' : ''}`,
+    `Memory: a child process (--expose-gc) decodes protobuf replicas of 2,000 generated traces (small profile, as recorded by the libraries) and offers them to a TraceAssembler with maxBufferedTraces ${r.maxBufferedTraces.toLocaleString('en-US')} and no decisions, until it refuses; RSS is read after three forced GCs. The byte bound is checked on a second assembler with maxBufferedBytes 32 MiB.${ctx.quick ? ' Quick mode holds 15,000 traces instead of 100,000.' : ''}`,
   );
   return [
     { scenario, metric: 'RSS per buffered span above baseline', value: perSpan, unit: 'B', target: '≤ 1024 B', met: perSpan <= 1024 },

@@ -61,7 +61,7 @@ function sameScores(a: readonly unknown[], b: readonly unknown[]): number {
 }
 
 export async function scorersScenario(ctx: BenchContext): Promise<Row[]> {
-  const budgetMs = ctx.quick ? 800 : 3000;
+  const budgetMs = ctx.quick ? 600 : 3000;
   const inputs = scorerInputs(80, 17);
   const dir = mkdtempSync(join(tmpdir(), 'tracejudge-bench-'));
   const inputsPath = join(dir, 'inputs.json');
