@@ -167,7 +167,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     return out.value;
   }
 
-  async function scoreRun(context: AgentRunContext, source: SourceKind, traceSpans: readonly Span[]): Promise<ScoreRecord[]> {
+  /** A run's records in order (code first, then judge); the first `emittedEarly` were already emitted. */
+  async function scoreRun(context: AgentRunContext, source: SourceKind, traceSpans: readonly Span[]): Promise<{ records: ScoreRecord[]; emittedEarly: number }> {
     const records: ScoreRecord[] = [];
     const codeScores: Record<string, number> = {};
     // One policy per run, so a hot reload never splits a run's decisions between two configs.
@@ -203,8 +204,16 @@ export function createPipeline(options: PipelineOptions): Pipeline {
           }),
       );
     }
-    await Promise.all(pending);
-    return records;
+    // Code records go out now, not with the judge's: a judge outage (retries, timeouts, a backed-up queue)
+    // must not hold back the cheap signals. The trace still settles only when everything was emitted.
+    const emittedEarly = pending.length > 0 ? records.length : 0;
+    const early = emittedEarly > 0 ? emit(records.slice()) : undefined;
+    try {
+      await Promise.all(pending);
+    } finally {
+      await early;
+    }
+    return { records, emittedEarly };
   }
 
   async function emit(records: ScoreRecord[]): Promise<void> {
@@ -223,9 +232,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     stats.runs += runs.length;
     if (runs.length > 0) telemetry().runsExtracted.add(runs.length, { source });
     const perRun = await Promise.all(runs.map((c) => scoreRun(c, source, traceSpans ?? c.spans)));
-    const records = perRun.flat();
-    await emit(records);
-    return records;
+    await emit(perRun.flatMap((r) => r.records.slice(r.emittedEarly)));
+    return perRun.flatMap((r) => r.records);
   }
 
   return {
