@@ -8,6 +8,8 @@ import { performance } from 'node:perf_hooks';
 import { configSchema, type Config } from '../../src/config/schema.js';
 import { createEmitters } from '../../src/emit/create-emitters.js';
 import type { FanoutEmitter } from '../../src/emit/fanout.js';
+import type { EmitResult, Emitter, ScoreRecord } from '../../src/emit/score-record.js';
+import { startService, type RunningService } from '../../src/service.js';
 import type { Trace } from '../../src/ingest/span.js';
 import type { ConfiguredScorer as PipelineScorer } from '../../src/pipeline/configured-scorer.js';
 import { createPipeline, type Pipeline } from '../../src/pipeline/pipeline.js';
@@ -68,4 +70,35 @@ export async function benchPipeline(scorerTypes: readonly string[], jsonlPath: s
       doneAt.set(trace.traceId, performance.now());
     },
   };
+}
+
+/** The configured emitters, noting when each trace's records were handed over (for latency). */
+export class TimingEmitter implements Emitter {
+  readonly name = 'bench-timing';
+  readonly doneAt = new Map<string, number>();
+  constructor(private readonly inner: Emitter) {}
+
+  emit(records: readonly ScoreRecord[]): Promise<EmitResult> {
+    const now = performance.now();
+    for (const r of records) this.doneAt.set(r.traceId, now);
+    return this.inner.emit(records);
+  }
+
+  shutdown(deadline: number): Promise<void> {
+    return this.inner.shutdown(deadline);
+  }
+}
+
+/** The product service as `tracejudge serve` builds it from config (scorers, sampling, emitters), JSONL output. */
+export async function startProductService(scorerTypes: readonly string[], jsonlPath: string): Promise<{ service: RunningService; emitter: TimingEmitter }> {
+  const config = configSchema.parse({
+    sources: { otlp: { http: { host: '127.0.0.1', port: 0 }, grpc: { enabled: false } } },
+    assembly: { decisionWaitMs: 0, tickMs: 5, maxBufferedTraces: 1_000_000, maxQueuedTraces: 1_000_000, maxBufferedBytes: 2 ** 40 },
+    scorers: Object.fromEntries(scorerTypes.map((t) => [t, { type: t }])),
+    sampling: { default: { rate: 1 } },
+    emit: { stdout: { enabled: false }, jsonl: { path: jsonlPath }, prometheus: { enabled: false }, buffer: { maxRecords: 1_000_000 } },
+  });
+  const emitter = new TimingEmitter(createEmitters(config));
+  const service = await startService(config, { emitter });
+  return { service, emitter };
 }
