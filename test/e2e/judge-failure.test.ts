@@ -94,6 +94,9 @@ describe('a failing judge, end to end', () => {
     const text = await (await fetch(`http://127.0.0.1:${serve.ports.metrics}/metrics`)).text();
     expect(text).toMatch(/tracejudge_evaluations_total\{[^}]*gen_ai_evaluation_name="hallucination"[^}]*outcome="error"[^}]*\} 1/);
     expect(text).toMatch(/tracejudge_evaluations_total\{[^}]*gen_ai_evaluation_name="hallucination"[^}]*outcome="fail"[^}]*\} 1/);
+    // The judge request itself is counted with an outcome the shipped TracejudgeJudgeErrorRateHigh alert selects.
+    expect(text).toMatch(/tracejudge_judge_requests_total\{[^}]*outcome="error"[^}]*\} [1-9]/);
+    expect(text).toMatch(/tracejudge_judge_requests_total\{[^}]*outcome="success"[^}]*\} [1-9]/);
     expect(recordOf(recovered, 'hallucination')).toMatchObject({ score: 1, label: 'fail', reason: 'Contradicts the tool (18°C).' });
     expect(serve.stderr).not.toContain(API_KEY);
   });
