@@ -21,12 +21,15 @@ class Collect implements Emitter {
   }
 }
 
-/** Records the default code scorers give `traces`, computed in-process. */
-export async function expectedRecords(traces: readonly Trace[]): Promise<ScoreRecord[]> {
-  const config = parseConfig({}, '<kafka-test>', {});
-  const { scorers } = await scorersFromConfig(config, { env: {} });
+/**
+ * Records the default code scorers give `traces` (or the scorers of `rawConfig`, e.g. a judge scorer against the
+ * stub judge), computed in-process, every run sampled.
+ */
+export async function expectedRecords(traces: readonly Trace[], rawConfig: Record<string, unknown> = {}): Promise<ScoreRecord[]> {
+  const config = parseConfig(rawConfig, '<kafka-test>', {});
+  const { scorers, economics } = await scorersFromConfig(config, { env: {} });
   const emitter = new Collect();
-  const pipeline = createPipeline({ ...pipelineOptionsFromConfig(config), scorers, emitter, source: 'kafka' });
+  const pipeline = createPipeline({ ...pipelineOptionsFromConfig(config), scorers, emitter, source: 'kafka', ...(economics ? { economics } : {}) });
   for (const t of traces) await pipeline.handleTrace(t);
   await pipeline.idle();
   return emitter.records;

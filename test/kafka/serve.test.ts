@@ -4,17 +4,21 @@
  * trace id), score records read from each process's JSONL file and compared with the in-process oracle.
  * The cases run one after another (they start processes and rebalance groups) and hold the broker lock.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kafka, Producer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/load.js';
 import type { ScoreRecord } from '../../src/emit/score-record.js';
+import { replayKafka } from '../../src/ingest/kafka/replay.js';
+import type { Trace } from '../../src/ingest/span.js';
+import { byMarker, reply, startStubJudge, type StubJudge, type StubScript } from '../../src/testing/stub-judge/index.js';
 import { acquireBrokerLock } from './broker-lock.js';
 import { collectorMessages, encodeSpans, fixtureTrace, fixtureTraces, splitTrace, copyTraceId } from './collector-messages.js';
 import { compareRecords, expectedRecords } from './expected.js';
 import { brokers, createTopic, haveBroker, kafkaClient, uniqueName } from './helpers.js';
-import { readJsonl, sleep, startServe, until, writeServeConfig, type CliChild } from './serve-child.js';
+import { childEnv, CliChild, readJsonl, sleep, startServe, until, writeServeConfig } from './serve-child.js';
 import { committedOffsets, endOffsets, produce, readDeadLetters } from './topic.js';
 
 const children: CliChild[] = [];
@@ -22,6 +26,7 @@ let kafka: Kafka;
 let producer: Producer;
 let dir: string;
 let release: (() => void) | undefined;
+let stub: StubJudge;
 
 async function serve(name: string, topic: string, groupId: string, extra: Partial<Parameters<typeof writeServeConfig>[2]> = {}): Promise<{ child: CliChild; jsonl: string }> {
   const jsonl = join(dir, `${name}.jsonl`);
@@ -70,11 +75,13 @@ describe.skipIf(!haveBroker).sequential('tracejudge serve with the Kafka source 
     kafka = kafkaClient();
     producer = kafka.producer();
     await producer.connect();
+    stub = await startStubJudge();
   }, 320_000);
 
   afterAll(async () => {
     await Promise.all(children.map((c) => c.kill()));
     await producer?.disconnect();
+    await stub?.close();
     rmSync(dir, { recursive: true, force: true });
     release?.();
   });
@@ -156,7 +163,7 @@ describe.skipIf(!haveBroker).sequential('tracejudge serve with the Kafka source 
     expect(child.log('tracejudge stopped')).toMatchObject({ tracesAssembled: 1, spansAccepted: trace.spans.length, lateSpans: 0 });
   });
 
-  it('kill -9 mid-stream, restart with the same group: every run scored at least once, duplicates carry identical evaluation ids', async () => {
+  it('kill -9 mid-stream, restart with the same group: every run scored at least once, duplicates carry identical evaluation ids', async ({ annotate }) => {
     const topic = uniqueName('tj-crash');
     const groupId = uniqueName('g-crash');
     await createTopic(kafka, topic, 4);
@@ -189,7 +196,7 @@ describe.skipIf(!haveBroker).sequential('tracejudge serve with the Kafka source 
     const cmp = compareRecords(readJsonl(jsonl), expected);
     expect(cmp).toMatchObject({ missing: [], unexpected: [], inconsistent: [] });
     // Reported for the record: how many evaluations were redelivered after the crash.
-    console.info(`kill -9: ${atCrash.records} records before the crash, ${got.length} after recovery, ${cmp.duplicates} duplicates of ${expected.length}`);
+    await annotate(`kill -9: ${atCrash.records} records before the crash, ${got.length} after recovery, ${cmp.duplicates} duplicates of ${expected.length}`);
   });
 
   it('two processes share one group on a 6-partition topic; after one stops (SIGTERM) the other takes over and nothing is lost', async () => {
@@ -238,6 +245,116 @@ describe.skipIf(!haveBroker).sequential('tracejudge serve with the Kafka source 
     const cmp = compareRecords(union(), expectedAll);
     // A clean hand-over: p1 committed what it had scored before leaving, so nothing was scored twice.
     expect(cmp).toMatchObject({ missing: [], unexpected: [], inconsistent: [], duplicates: 0 });
+  });
+
+  it('back-pressure: a slow judge fills the small assembler, partitions pause, memory stays bounded, and they resume with nothing lost', async ({ annotate }) => {
+    const topic = uniqueName('tj-bp');
+    await createTopic(kafka, topic, 2);
+    const traces = fixtureTraces('bp', 20);
+    const judgeScript = (delayMs: number): StubScript =>
+      byMarker([
+        ['Extract all claims', reply.slow(delayMs, reply.json({ claims: ['The weather was looked up.'] }))],
+        ['hallucination with respect to the context', reply.slow(delayMs, reply.json({ verdicts: [{ statement: 'The weather was looked up.', verdict: 'no', reason: 'supported' }] }))],
+      ]);
+    stub.setScript(judgeScript(0));
+    const judge = { baseURL: stub.baseURL, apiKey: 'sk-kafka-bp-test', model: 'stub-judge', maxRetries: 0, timeoutMs: 10_000, concurrency: 2 };
+    const scorers = { hallucination: { type: 'hallucination', threshold: 0.5, reason: 'on-fail' } };
+    const sampling = { default: { rate: 1 } };
+    const expected = await expectedRecords(traces, { judge, scorers, sampling });
+    expect(expected.length).toBeGreaterThan(10);
+    expect(expected.every((r) => r.score !== undefined)).toBe(true);
+
+    stub.setScript(judgeScript(150));
+    const MAX_BUFFERED = 4;
+    const { child, jsonl } = await serve('bp', topic, uniqueName('g-bp'), {
+      prometheus: true,
+      assembly: [`maxBufferedTraces: ${MAX_BUFFERED}`, 'maxInFlightTraces: 2'],
+      extra: [`judge: ${JSON.stringify(judge)}`, `scorers: ${JSON.stringify(scorers)}`, `sampling: ${JSON.stringify(sampling)}`],
+    });
+    const metricsPort = (child.log('tracejudge started')?.ports as { metrics?: number } | undefined)?.metrics;
+    expect(metricsPort).toBeGreaterThan(0);
+    await produce(producer, topic, collectorMessages(traces));
+
+    let maxBuffered = 0;
+    let maxRssKb = 0;
+    const got = await until('every run judged', 60_000, async () => {
+      const text = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((r) => r.text());
+      const m = /^tracejudge_buffer_traces(?:\{[^}]*\})? (\d+)/m.exec(text);
+      if (m) maxBuffered = Math.max(maxBuffered, Number(m[1]));
+      const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.proc.pid}/status`, 'utf8'));
+      if (rss) maxRssKb = Math.max(maxRssKb, Number(rss[1]));
+      const records = readJsonl(jsonl);
+      return compareRecords(records, expected).missing.length === 0 ? records : undefined;
+    }, 200);
+    expect(compareRecords(got, expected)).toMatchObject({ missing: [], unexpected: [], inconsistent: [], duplicates: 0 });
+    expect(child.logs().some((l) => l.msg?.startsWith('kafka: partition paused by back-pressure'))).toBe(true);
+    expect(await child.stop()).toBe(0);
+    const stopped = child.log('kafka source stopped');
+    expect(stopped?.pauses).toBeGreaterThan(0);
+    expect(stopped).toMatchObject({ messages: traces.length, inFlight: 0 });
+    // The assembler never held more than its bound; the process stayed small.
+    expect(maxBuffered).toBeGreaterThan(0); // the gauge was read while traces were held
+    expect(maxBuffered).toBeLessThanOrEqual(MAX_BUFFERED);
+    expect(maxRssKb).toBeLessThan(600 * 1024);
+    expect(stub.inFlight.max).toBeLessThanOrEqual(2 * 2); // judge.concurrency per maxInFlightTraces slot at most
+    await annotate(`back-pressure: ${String(stopped?.pauses)} pauses, max buffered traces ${maxBuffered}, max RSS ${Math.round(maxRssKb / 1024)} MiB`);
+  });
+
+  it('replays a topic offline: score --kafka TOPIC --from-beginning --until-end prints every record once, in its own group', async () => {
+    // topicA holds 25 traces and 2 poison messages from the first case; its live group committed everything.
+    const traces = fixtureTraces('serve-a', 25);
+    const expected = await expectedRecords(traces);
+    const config = join(dir, 'replay.yaml');
+    writeFileSync(config, `sources:\n  kafka: { brokers: ${JSON.stringify(brokers)}, initialOffset: latest }\nemit: { prometheus: { enabled: false } }\n`);
+    const replay = new CliChild(['score', '-c', config, '--kafka', topicA, '--from-beginning', '--until-end'], childEnv());
+    children.push(replay);
+    const code = await Promise.race([replay.exited, sleep(60_000).then(() => 'hung' as const)]);
+    expect(code, replay.stderr.slice(-3000)).toBe(0);
+    const printed = replay.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as ScoreRecord);
+    expect(compareRecords(printed, expected)).toMatchObject({ missing: [], unexpected: [], inconsistent: [], duplicates: 0 });
+    expect(printed.every((r) => r.source === 'kafka')).toBe(true);
+    const done = replay.log('replay: done');
+    expect(done).toMatchObject({ total: 27, messages: 27, undecodable: 2, traces: 25, partitions: 3 });
+    expect(String(done?.groupId)).toMatch(/^tracejudge-replay-\d+-\d+$/);
+    // The replay group is deleted afterwards, and the poison messages were not dead-lettered a second time.
+    const admin = kafka.admin();
+    await admin.connect();
+    const groups = (await admin.listGroups()).groups.map((g) => g.groupId);
+    await admin.disconnect();
+    expect(groups).not.toContain(done?.groupId);
+    expect((await endOffsets(kafka, `${topicA}.dlq`)).get(0)).toBe(2);
+  });
+
+  it('replay reports progress up to the end offsets and stops there; an unknown topic is a clear error', async () => {
+    const traces: Trace[] = [];
+    const progress: [number, number][] = [];
+    const config = parseConfig({ sources: { kafka: { brokers } } }, '<test>', {});
+    const result = await replayKafka({
+      kafka: config.sources.kafka,
+      assembly: { decisionWaitMs: 100, tickMs: 20 },
+      topic: topicA,
+      fromBeginning: true,
+      untilEnd: true,
+      progressIntervalMs: 20,
+      onTrace: (t) => {
+        traces.push(t);
+        return Promise.resolve();
+      },
+      onProgress: (done, total) => progress.push([done, total]),
+    });
+    expect(result).toMatchObject({ total: 27, traces: 25, undecodable: 2 });
+    expect(new Set(traces.map((t) => t.traceId))).toEqual(new Set(fixtureTraces('serve-a', 25).map((t) => t.traceId)));
+    expect(progress.every(([, total]) => total === 27)).toBe(true);
+    expect(progress[progress.length - 1]?.[0]).toBe(27);
+    expect(progress.map(([d]) => d)).toEqual([...progress.map(([d]) => d)].sort((a, b) => a - b));
+
+    const missing = uniqueName('tj-missing');
+    await expect(
+      replayKafka({ kafka: config.sources.kafka, assembly: {}, topic: missing, fromBeginning: true, untilEnd: true, onTrace: () => Promise.resolve() }),
+    ).rejects.toThrow(`topic "${missing}" does not exist on ${brokers.join(',')}`);
   });
 });
 

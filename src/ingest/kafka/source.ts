@@ -48,6 +48,7 @@ export interface KafkaSourceOptions {
 }
 
 export interface KafkaSourceStats {
+  /** Messages handled: offered and accepted, or dead-lettered (a refused message counts once, when accepted). */
   messages: number;
   deadLetters: number;
   pauses: number;
@@ -181,7 +182,6 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
         resolveOffset(message.offset);
         continue;
       }
-      stats.messages++;
       let decoded;
       try {
         decoded = decodeKafkaValue(message.value, encoding, message.headers);
@@ -193,6 +193,7 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
           telemetry().kafkaDeadLetters.add(1, { outcome: ok ? 'published' : 'failed' });
         }
         stats.deadLetters++;
+        stats.messages++;
         log.warn({ topic, partition, offset: message.offset, err: errorMessage(error), deadLetter: ok }, 'kafka: undecodable message');
         tracker.settle(tracker.track(partition, offset));
         advance(topic, partition, offset);
@@ -212,6 +213,7 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
         scheduleResume(c, topic, partition, result.retryAfterMs);
         break;
       }
+      stats.messages++;
       telemetry().spansReceived.add(decoded.spans.length, { source: 'kafka' });
       advance(topic, partition, offset);
       // "Resolved" only moves kafkajs' fetch position; commits follow the OffsetTracker watermark.
