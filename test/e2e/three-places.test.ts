@@ -152,6 +152,13 @@ describe.skipIf(!hasPrometheus)('a judged hallucination in trace, log and metric
     expect(Object.fromEntries(buckets.map((b) => [b.metric.le, Number(b.value[1])]))).toEqual({ '0.9': 0, '1': 2 });
   });
 
+  it('every metric the shipped Prometheus rules select has series scraped from serve', async () => {
+    const names = [...new Set((await readFile(RULES, 'utf8')).match(/tracejudge_[a-z_]+/g) ?? [])].sort();
+    expect(names.length).toBeGreaterThanOrEqual(5);
+    const present = await prometheus.waitFor(`count by (__name__) ({__name__=~"${names.join('|')}"})`, (r) => r.length === names.length, 20);
+    expect(present.map((r) => r.metric.__name__).sort()).toEqual(names);
+  });
+
   it("3. in the metrics: the shipped alert's fail-rate expression is above its threshold for the hallucinating agent only, and the alert is pending", async () => {
     const expr = await alertExpr();
     const firing = await prometheus.waitFor(expr, (r) => r.some((s) => s.metric.gen_ai_agent_name === BAD));
