@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kafka } from 'kafkajs';
 import { createKafkaSource, type KafkaSource, type KafkaSourceConfig } from '../../src/ingest/kafka/source.js';
 import type { OfferResult, SpanBatch, SpanSink } from '../../src/ingest/sink.js';
+import { acquireBrokerLock } from './broker-lock.js';
 import { brokers, createTopic, haveBroker, kafkaClient, traceMessages, uniqueName, waitFor } from './helpers.js';
 
 /** A sink that records batches; it can refuse the next N offers and holds settles until told. */
@@ -50,11 +51,15 @@ async function committedTotal(kafka: Kafka, groupId: string, topic: string): Pro
 describe.skipIf(!haveBroker)('Kafka source on a real broker', () => {
   let kafka: Kafka;
   const sources: KafkaSource[] = [];
-  beforeAll(() => {
+  let release: (() => void) | undefined;
+  beforeAll(async () => {
+    // Not while broker-restart.test.ts has the broker down.
+    release = await acquireBrokerLock();
     kafka = kafkaClient();
-  });
+  }, 320_000);
   afterAll(async () => {
     for (const s of sources) await s.shutdown(Date.now() + 5000);
+    release?.();
   });
 
   it('decodes Collector-style protobuf messages, assembles across messages, and commits settled offsets only', async () => {
