@@ -1,12 +1,13 @@
 /**
  * A real AI SDK 6 agent run (`generateText` with `experimental_telemetry`, a `MockLanguageModelV3` from
  * `ai/test` that calls a weather tool, then answers) traced by a real OTel SDK tracer provider and sent by
- * the real OTLP/protobuf trace exporter. The answer is chosen by the test, so it can contradict the tool.
+ * the real OTLP/protobuf (HTTP) or OTLP/gRPC trace exporter. The answer is chosen by the test, so it can contradict the tool.
  */
 import { createHash } from 'node:crypto';
 import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
+import { OTLPTraceExporter as GrpcTraceExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, InMemorySpanExporter, SimpleSpanProcessor, type IdGenerator, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
@@ -69,6 +70,8 @@ function steps(city: string, answer: string): LanguageModelV3GenerateResult[] {
 export interface WeatherRunOptions {
   /** OTLP/HTTP base URL of the receiver, e.g. `http://127.0.0.1:4318`. */
   otlpUrl: string;
+  /** Send over OTLP/gRPC to this URL (e.g. `http://127.0.0.1:4317`) instead of OTLP/HTTP. */
+  grpcUrl?: string;
   /** Seeds the trace and span ids. */
   seed: string;
   agentName?: string;
@@ -104,7 +107,12 @@ export async function runWeatherAgent(options: WeatherRunOptions): Promise<Weath
     resource: resourceFromAttributes({ 'service.name': 'e2e-weather-app' }),
     idGenerator: new SeededIds(options.seed),
     spanProcessors: [
-      new BatchSpanProcessor(new OTLPTraceExporter({ url: `${options.otlpUrl}/v1/traces`, timeoutMillis: 10_000 }), { scheduledDelayMillis: 50 }),
+      new BatchSpanProcessor(
+        options.grpcUrl
+          ? new GrpcTraceExporter({ url: options.grpcUrl, timeoutMillis: 10_000 })
+          : new OTLPTraceExporter({ url: `${options.otlpUrl}/v1/traces`, timeoutMillis: 10_000 }),
+        { scheduledDelayMillis: 50 },
+      ),
       new SimpleSpanProcessor(memory),
     ],
   });

@@ -32,7 +32,7 @@ beforeAll(async () => {
     'sources:',
     '  otlp:',
     '    http: { port: 0 }',
-    '    grpc: { enabled: false }',
+    '    grpc: { port: 0 }',
     'assembly: { decisionWaitMs: 200, tickMs: 50 }',
     'judge: { timeoutMs: 5000, maxRetries: 0 }',
     'scorers:',
@@ -51,7 +51,13 @@ beforeAll(async () => {
   failed = await runWeatherAgent({ otlpUrl: serve.otlpHttpUrl, seed: 'e2e-failure-1', answer: 'It is 30°C in Paris right now.' });
   await until('both records of the first run', 30_000, () => (recordOf(failed, 'hallucination') && recordOf(failed, 'similarity') ? true : undefined));
   scriptHallucination(stub, { claims: ['It is 30°C in Paris right now.'], verdicts: ['yes'], reason: 'Contradicts the tool (18°C).' });
-  recovered = await runWeatherAgent({ otlpUrl: serve.otlpHttpUrl, seed: 'e2e-failure-2', answer: 'It is 30°C in Paris right now.' });
+  // The second run arrives over OTLP/gRPC (the real gRPC trace exporter).
+  recovered = await runWeatherAgent({
+    otlpUrl: serve.otlpHttpUrl,
+    grpcUrl: `http://127.0.0.1:${serve.ports.grpc}`,
+    seed: 'e2e-failure-2',
+    answer: 'It is 30°C in Paris right now.',
+  });
   await until('both records of the second run', 30_000, () => (recordOf(recovered, 'hallucination') && recordOf(recovered, 'similarity') ? true : undefined));
   await until('four carrier spans and four log records', 30_000, () =>
     receiver.spans.filter((s) => s.name.startsWith('evaluation ')).length >= 4 && receiver.logs.length >= 4 ? true : undefined,
