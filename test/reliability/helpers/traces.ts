@@ -98,3 +98,44 @@ export function mergedRequest(parts: readonly ValidRequest[]): { traceIds: strin
   const doc = { resourceSpans };
   return { traceIds: parts.flatMap((p) => p.traceIds), doc, json: JSON.stringify(doc), proto: jsonToProto(doc) };
 }
+
+/**
+ * Cheap unique traces for load: each template's protobuf request once, with the offsets of its trace id
+ * bytes; a copy gets a fresh id written at those offsets. Concatenated requests are one valid request
+ * (a repeated field's encodings concatenate), so a batch of traces costs a few buffer copies.
+ */
+export class ProtoStamper {
+  private readonly templates: { proto: Buffer; offsets: number[] }[];
+
+  constructor(private readonly rng: Rng) {
+    this.templates = TEMPLATES.map((name) => {
+      const doc = fixtureRequest(name);
+      const proto = Buffer.from(jsonToProto(doc));
+      const ids = new Set<string>();
+      JSON.stringify(doc, (k, v: unknown) => {
+        if (k === 'traceId' && typeof v === 'string' && v !== '') ids.add(v);
+        return v;
+      });
+      if (ids.size !== 1) throw new Error(`template ${name} has ${ids.size} trace ids; ProtoStamper needs exactly one`);
+      const id = Buffer.from([...ids][0] as string, 'hex');
+      const offsets: number[] = [];
+      for (let at = proto.indexOf(id); at >= 0; at = proto.indexOf(id, at + 1)) offsets.push(at);
+      return { proto, offsets };
+    });
+  }
+
+  /** `count` traces with fresh ids in one protobuf request. */
+  batch(count: number): { traceIds: string[]; body: Buffer } {
+    const parts: Buffer[] = [];
+    const traceIds: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const t = this.rng.pick(this.templates);
+      const copy = Buffer.from(t.proto);
+      const id = this.rng.bytes(16);
+      for (const at of t.offsets) id.copy(copy, at);
+      parts.push(copy);
+      traceIds.push(id.toString('hex'));
+    }
+    return { traceIds, body: Buffer.concat(parts) };
+  }
+}
