@@ -48,14 +48,17 @@ const baselineHeap = process.memoryUsage().heapUsed;
 const peak = new PeakRss(50);
 const t0 = performance.now();
 let refused = 0;
-let overflowRounds = 0;
-for (let r = 0; overflowRounds < 1; r++) {
+let r = 0;
+const offerRound = (): void => {
   for (let i = 0; i < ds.proto.length; i++) {
     const decoded = decodeTraceRequestProto(replicateProto(ds.proto[i] as Uint8Array, ds.traceIdsByRequest[i] ?? [], r));
     if (ingestTraces(decoded, assembler).kind === 'refused') refused++;
   }
-  if (assembler.bufferedTraces >= target || refused > 0) overflowRounds++;
-}
+  r++;
+};
+while (assembler.bufferedTraces < target && refused === 0) offerRound();
+// One more full round past the bound: every batch of it must be refused, and nothing more held.
+offerRound();
 const fillSeconds = (performance.now() - t0) / 1000;
 fullGc();
 const filledRss = process.memoryUsage.rss();
