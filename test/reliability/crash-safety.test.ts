@@ -1,0 +1,118 @@
+/**
+ * Crash safety of OTLP/HTTP intake: SIGKILL `tracejudge serve` while it receives and scores a steady
+ * stream, then restart it. OTLP/HTTP answers 200 once spans are in the in-memory assembler (there is no
+ * write-ahead log), so what was acknowledged but not yet scored is lost. This measures how much, and checks
+ * that it is bounded by the decision wait: every trace acknowledged more than decisionWaitMs (+ a margin
+ * for the tick, scoring and the emitter) before the kill was scored, and the loss is about rate ×
+ * decisionWaitMs. After the restart nothing is replayed and new traffic is scored again.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { post } from './helpers/clients.js';
+import { writeResult } from './helpers/results.js';
+import { Rng } from './helpers/rng.js';
+import { readJsonl, startServe, tempDir, type ServeProcess } from './helpers/serve-process.js';
+import { waitUntil } from './helpers/service.js';
+import { ProtoStamper } from './helpers/traces.js';
+
+const DECISION_WAIT_MS = 2000;
+const TRACES_PER_REQUEST = 10;
+const REQUEST_EVERY_MS = 100; // 100 traces/s
+const KILL_AFTER_MS = 5000;
+/** Tick (50 ms), scoring and the JSON-lines append, on a shared 2-core machine. */
+const MARGIN_MS = 1500;
+const SCORERS = 3;
+
+const CONFIG = (jsonl: string): string => `
+sources:
+  otlp:
+    http: { port: 0 }
+    grpc: { enabled: false }
+assembly: { decisionWaitMs: ${DECISION_WAIT_MS}, tickMs: 50 }
+scorers:
+  similarity: { type: content-similarity }
+  tone: { type: tone }
+  keywords: { type: keyword-coverage }
+sampling: { default: { rate: 1 } }
+emit:
+  stdout: { enabled: false }
+  jsonl: { path: ${JSON.stringify(jsonl)} }
+  prometheus: { port: 0 }
+`;
+
+describe('SIGKILL during scoring, then restart (OTLP/HTTP)', () => {
+  const procs: ServeProcess[] = [];
+  afterAll(() => {
+    for (const p of procs) if (p.alive()) p.child.kill('SIGKILL');
+  });
+
+  it('loses only what was acknowledged within the decision wait before the kill, and scores again after a restart', async () => {
+    const dir = tempDir('crash');
+    const jsonl = join(dir, 'scores.jsonl');
+    const config = join(dir, 'crash.yaml');
+    writeFileSync(config, CONFIG(jsonl));
+    const stamper = new ProtoStamper(new Rng(0xc4a5));
+
+    const first = startServe(config);
+    procs.push(first);
+    const url = `http://127.0.0.1:${(await first.started()).http ?? 0}/v1/traces`;
+
+    const acked: { traceId: string; at: number }[] = [];
+    const start = Date.now();
+    while (Date.now() - start < KILL_AFTER_MS) {
+      const b = stamper.batch(TRACES_PER_REQUEST);
+      const a = await post(url, b.body, 'application/x-protobuf');
+      expect(a.status).toBe(200);
+      const at = Date.now();
+      for (const id of b.traceIds) acked.push({ traceId: id, at });
+      await new Promise((r) => setTimeout(r, REQUEST_EVERY_MS));
+    }
+    const killAt = Date.now();
+    first.child.kill('SIGKILL');
+    expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
+
+    const countByTrace = (): Map<string, number> => {
+      const m = new Map<string, number>();
+      for (const r of readJsonl(jsonl)) m.set(String(r.traceId), (m.get(String(r.traceId)) ?? 0) + 1);
+      return m;
+    };
+    const afterKill = countByTrace();
+    const lost = acked.filter((x) => afterKill.get(x.traceId) !== SCORERS);
+    const rate = acked.length / ((killAt - start) / 1000);
+    // Everything acknowledged well before the kill was scored: only the decision-wait window was at risk.
+    const oldLost = lost.filter((x) => x.at < killAt - DECISION_WAIT_MS - MARGIN_MS);
+    expect(oldLost.map((x) => `${x.traceId} acked ${killAt - x.at} ms before the kill`)).toEqual([]);
+    expect(lost.length).toBeGreaterThan(0);
+    expect(lost.length).toBeLessThanOrEqual(Math.ceil((rate * (DECISION_WAIT_MS + MARGIN_MS)) / 1000));
+
+    // Restart: nothing is replayed (no write-ahead log), and new traffic is scored.
+    const second = startServe(config);
+    procs.push(second);
+    const url2 = `http://127.0.0.1:${(await second.started()).http ?? 0}/v1/traces`;
+    const fresh = stamper.batch(TRACES_PER_REQUEST);
+    expect((await post(url2, fresh.body, 'application/x-protobuf')).status).toBe(200);
+    const freshScored = await waitUntil(() => {
+      const c = countByTrace();
+      return fresh.traceIds.every((id) => c.get(id) === SCORERS);
+    }, 30_000, 100);
+    expect(freshScored).toBe(true);
+    const afterRestart = countByTrace();
+    expect(lost.filter((x) => afterRestart.has(x.traceId) && afterRestart.get(x.traceId) !== afterKill.get(x.traceId))).toEqual([]);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toEqual({ code: 0, signal: null });
+
+    const partial = lost.filter((x) => (afterKill.get(x.traceId) ?? 0) > 0).length;
+    writeResult('crash-safety', {
+      decisionWaitMs: DECISION_WAIT_MS,
+      tracesPerSec: Math.round(rate),
+      sentForMs: killAt - start,
+      acknowledgedTraces: acked.length,
+      lostTraces: lost.length,
+      lostWithSomeRecords: partial,
+      expectedAtRiskTraces: Math.round((rate * DECISION_WAIT_MS) / 1000),
+      oldestLostAckedMsBeforeKill: lost.length ? killAt - Math.min(...lost.map((x) => x.at)) : 0,
+      newestScoredAckedMsBeforeKill: Math.min(...acked.filter((x) => afterKill.get(x.traceId) === SCORERS).map((x) => killAt - x.at)),
+    });
+  }, 120_000);
+});
