@@ -50,4 +50,15 @@ describe('OffsetTracker', () => {
     expect(t.committable(0)).toBe(2n);
     expect(t.inFlight()).toBe(0);
   });
+
+  it('knows which offsets this generation already holds (re-fetched after a rebalance), and forgets them on reset', () => {
+    const t = new OffsetTracker();
+    t.track(3, 5n);
+    const h = t.track(3, 6n);
+    expect([t.seen(3, 4n), t.seen(3, 5n), t.seen(3, 6n), t.seen(3, 7n), t.seen(2, 5n)]).toEqual([true, true, true, false, false]);
+    t.untrack(h); // refused: it must be offered again
+    expect(t.seen(3, 6n)).toBe(false);
+    t.reset(3);
+    expect(t.seen(3, 5n)).toBe(false);
+  });
 });

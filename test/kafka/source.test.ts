@@ -167,6 +167,50 @@ describe.skipIf(!haveBroker)('Kafka source on a real broker', () => {
     await source.shutdown(Date.now() + 5000);
     await producer.disconnect();
   });
+
+  it('keeps the tracking of a partition it still owns after a rebalance: re-fetched messages are not offered twice and still hold the watermark', async () => {
+    const topic = uniqueName('tj-rebal');
+    const groupId = uniqueName('g');
+    await createTopic(kafka, topic, 2);
+    const producer = kafka.producer();
+    await producer.connect();
+    for (const partition of [0, 1]) {
+      for (let i = 0; i < 3; i++) {
+        const t = traceMessages(1, 1);
+        await producer.send({ topic, messages: [{ key: t.traceId, partition, value: Buffer.from(t.messages[0] as Uint8Array) }] });
+      }
+    }
+    await producer.disconnect();
+    const sink = new RecordingSink();
+    sink.autoSettle = false;
+    const source = createKafkaSource({ config: sourceConfig(topic, groupId), sink });
+    sources.push(source);
+    await source.start();
+    await waitFor(() => sink.batches.length === 6, 30_000, 'six messages');
+
+    // A second member joins: an eager rebalance, after which each member owns one partition and the first
+    // re-fetches its remaining partition from the committed offset (nothing committed yet).
+    const other = kafka.consumer({ groupId, sessionTimeout: 10_000, heartbeatInterval: 500, maxWaitTimeInMs: 250 });
+    await other.connect();
+    await other.subscribe({ topic, fromBeginning: true });
+    await other.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch: () => Promise.resolve() });
+    try {
+      await waitFor(() => source.stats().groupJoins >= 2 && source.stats().refetchedSkipped >= 3, 30_000, 'the rebalance and the re-fetch');
+      expect(sink.batches).toHaveLength(6); // nothing offered twice
+      const kept = source.stats();
+      expect(kept.refetchedSkipped).toBe(3);
+      // The held messages of the kept partition still hold its watermark back ...
+      await source.commit();
+      expect(await committedTotal(kafka, groupId, topic)).toBe(0);
+      // ... and their settles still count after the rebalance.
+      for (const b of sink.batches) b.onSettled?.();
+      await source.commit();
+      expect(await committedTotal(kafka, groupId, topic)).toBe(3);
+    } finally {
+      await other.disconnect();
+    }
+    await source.shutdown(Date.now() + 5000);
+  });
 });
 
 if (!haveBroker) {
