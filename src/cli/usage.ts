@@ -9,6 +9,7 @@ export const USAGE = `usage:
   tracejudge serve [-c FILE]
   tracejudge score [-c FILE] [--all] [--format jsonl|table] FILE...
   tracejudge score [-c FILE] --dataset FILE.jsonl
+  tracejudge score [-c FILE] --kafka TOPIC [--from-beginning] [--until-end]
   tracejudge extract [-c FILE] [--explain] FILE...
   tracejudge check-config [-c FILE] [--explain-sampling AGENT]
 

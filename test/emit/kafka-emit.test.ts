@@ -5,6 +5,7 @@ import { BufferedEmitter } from '../../src/emit/buffered-emitter.js';
 import { KafkaSender } from '../../src/emit/kafka.js';
 import type { ScoreRecord } from '../../src/emit/score-record.js';
 import { errorRecord, scoreRecord } from './records.js';
+import { acquireBrokerLock } from '../kafka/broker-lock.js';
 
 const BROKER = '127.0.0.1:9092';
 
@@ -22,7 +23,10 @@ function brokerAnswers(): Promise<boolean> {
   });
 }
 
+// The broker-restart test stops the shared broker; hold the lock so this file never overlaps it.
+const release = process.env.TRACEJUDGE_TEST_KAFKA ? await acquireBrokerLock() : () => {};
 const haveBroker = await brokerAnswers();
+afterAll(() => release());
 const topic = `tracejudge_scores_test_${process.pid}_${Date.now()}`;
 const options = { maxRecords: 100, maxBatchRecords: 50, initialBackoffMs: 100, maxBackoffMs: 1000, maxAttempts: 5 };
 
