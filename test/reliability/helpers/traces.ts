@@ -38,8 +38,8 @@ export function fixtureRequest(name: string): Json {
 
 const ID_KEYS = new Set(['traceId', 'spanId', 'parentSpanId']);
 
-/** Deep copy of an OTLP/JSON request with every trace id replaced through `map`. */
-function withTraceIds(doc: Json, map: (old: string) => string): Json {
+/** Deep copy of an OTLP/JSON request with every trace id replaced through `map` and other strings through `rewrite`. */
+function withTraceIds(doc: Json, map: (old: string) => string, rewrite?: (text: string) => string): Json {
   const walk = (v: unknown, key: string | undefined): unknown => {
     if (Array.isArray(v)) return v.map((x) => walk(x, undefined));
     if (v !== null && typeof v === 'object') {
@@ -48,6 +48,7 @@ function withTraceIds(doc: Json, map: (old: string) => string): Json {
       return out;
     }
     if (key === 'traceId' && typeof v === 'string' && v !== '') return map(v);
+    if (key === 'stringValue' && typeof v === 'string' && rewrite) return rewrite(v);
     return v;
   };
   return walk(doc, undefined) as Json;
@@ -78,17 +79,21 @@ export interface ValidRequest {
   proto: Uint8Array;
 }
 
-/** A fixture re-issued with fresh trace ids drawn from `rng`. */
-export function validRequest(rng: Rng, template: TemplateName = rng.pick(TEMPLATES)): ValidRequest {
+/** A fixture re-issued with fresh trace ids drawn from `rng`; `rewrite` edits every string attribute value. */
+export function validRequest(rng: Rng, template: TemplateName = rng.pick(TEMPLATES), rewrite?: (text: string) => string): ValidRequest {
   const ids = new Map<string, string>();
-  const doc = withTraceIds(fixtureRequest(template), (old) => {
-    let id = ids.get(old);
-    if (!id) {
-      id = rng.hex(16);
-      ids.set(old, id);
-    }
-    return id;
-  });
+  const doc = withTraceIds(
+    fixtureRequest(template),
+    (old) => {
+      let id = ids.get(old);
+      if (!id) {
+        id = rng.hex(16);
+        ids.set(old, id);
+      }
+      return id;
+    },
+    rewrite,
+  );
   return { template, traceIds: [...ids.values()], doc, json: JSON.stringify(doc), proto: jsonToProto(doc) };
 }
 
