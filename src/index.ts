@@ -23,6 +23,7 @@ export type { OtlpReceiver } from './ingest/otlp/receiver.js';
 export { TraceAssembler, type TraceAssemblerOptions, type TraceHandler, type AssemblerStats, type DecisionReason } from './ingest/assembler.js';
 export type { SpanBatch, SpanSink, OfferResult } from './ingest/sink.js';
 export { createKafkaSource, type KafkaSource, type KafkaSourceConfig } from './ingest/kafka/source.js';
+export { replayKafka, type ReplayOptions, type ReplayResult } from './ingest/kafka/replay.js';
 
 // Extract
 export { extractAgentRuns, extractAgentRunContexts, extractTraces, explainTrace, logsFromRequest } from './extract/extract.js';
