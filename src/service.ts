@@ -131,8 +131,18 @@ export async function startService(config: Config, options: ServiceOptions = {})
       const results = await Promise.allSettled([...receivers.map((r) => r.receiver.shutdown()), kafka?.stop()]);
       for (const r of results) if (r.status === 'rejected') log.error({ err: errorMessage(r.reason) }, 'source shutdown failed');
       log.info({ bufferedTraces: assembler.bufferedTraces }, 'flushing the assembler');
+      // Judge calls still running (or waiting) close to the deadline are aborted, so a hanging judge cannot
+      // hold the shutdown past it: they end as error records, and the emitters keep time to flush them.
+      const reserveMs = Math.min(2000, Math.max(0, (deadline - Date.now()) / 4));
+      const abortJudge = judge
+        ? setTimeout(() => {
+            log.warn('judge calls still running near the shutdown deadline; aborting them');
+            judge.close();
+          }, Math.max(0, deadline - Date.now() - reserveMs))
+        : undefined;
       await assembler.close();
       await pipeline?.idle();
+      clearTimeout(abortJudge);
       judge?.close();
       await emitter.shutdown(deadline).catch((err: unknown) => log.error({ err: errorMessage(err) }, 'emitter shutdown failed'));
       await kafka?.shutdown(deadline);
