@@ -19,9 +19,9 @@ import { ProtoStamper } from './helpers/traces.js';
 const DECISION_WAIT_MS = 2000;
 const TRACES_PER_REQUEST = 10;
 const REQUEST_EVERY_MS = 100; // 100 traces/s
-const KILL_AFTER_MS = 5000;
+const KILL_AFTER_MS = 8000;
 /** Tick (50 ms), scoring and the JSON-lines append, on a shared 2-core machine. */
-const MARGIN_MS = 1500;
+const MARGIN_MS = 2500;
 const SCORERS = 3;
 
 const CONFIG = (jsonl: string): string => `
