@@ -21,7 +21,7 @@ import { DeadlineHeap } from './deadline-heap.js';
 import { DecidedCache } from './decided-cache.js';
 import { HeldTrace, type BatchRef } from './held-trace.js';
 import type { OfferResult, SpanBatch, SpanSink } from './sink.js';
-import { estimateLogBytes, estimateSpanBytes, type Trace } from './span.js';
+import { estimateLogBytes, estimateSpanBytes, type LogRecord, type Span, type Trace } from './span.js';
 
 /** The `assembly` config section. */
 export type AssemblyConfig = z.output<typeof assemblySection>;
@@ -137,27 +137,38 @@ export class TraceAssembler implements SpanSink {
     if (this.queuedTraces >= this.config.maxQueuedTraces) return this.refuse(MIN_RETRY_AFTER_MS);
 
     const newTraces = new Set<string>();
+    // One estimate per span, reused by apply(); -1 marks a span skipped here (its trace was decided).
+    const spanBytes = new Array<number>(batch.spans.length);
     let addBytes = 0;
-    for (const span of batch.spans) {
+    for (let i = 0; i < batch.spans.length; i++) {
+      const span = batch.spans[i] as Span;
+      spanBytes[i] = -1;
       if (!this.held.has(span.traceId)) {
         if (this.decided.has(span.traceId)) continue;
         newTraces.add(span.traceId);
       }
-      addBytes += estimateSpanBytes(span);
+      const bytes = estimateSpanBytes(span);
+      spanBytes[i] = bytes;
+      addBytes += bytes;
     }
-    for (const log of batch.logs) {
+    const logBytes = new Array<number>(batch.logs.length);
+    for (let i = 0; i < batch.logs.length; i++) {
+      const log = batch.logs[i] as LogRecord;
+      logBytes[i] = -1;
       if (log.traceId === '') continue;
       if (!this.held.has(log.traceId)) {
         if (this.decided.has(log.traceId)) continue;
         newTraces.add(log.traceId);
       }
-      addBytes += estimateLogBytes(log);
+      const bytes = estimateLogBytes(log);
+      logBytes[i] = bytes;
+      addBytes += bytes;
     }
     if (!this.fits(newTraces.size, addBytes)) {
       if (this.config.overflow === 'refuse') return this.refuse(this.retryAfter());
       while (!this.fits(newTraces.size, addBytes) && this.held.size > 0) this.evictOldest();
     }
-    this.apply(batch);
+    this.apply(batch, spanBytes, logBytes);
     return { accepted: true };
   }
 
@@ -228,13 +239,15 @@ export class TraceAssembler implements SpanSink {
     return Math.min(MAX_RETRY_AFTER_MS, Math.max(MIN_RETRY_AFTER_MS, Math.ceil(wait)));
   }
 
-  private apply(batch: SpanBatch): void {
+  /** `spanBytes[i]` / `logBytes[i]`: the estimate offer() made for that span / log, or -1 when it made none. */
+  private apply(batch: SpanBatch, spanBytes: readonly number[], logBytes: readonly number[]): void {
     const now = this.now();
     const ref: BatchRef | undefined = batch.onSettled ? { onSettled: batch.onSettled, pending: 0 } : undefined;
     const touched = new Set<HeldTrace>();
     let late = 0;
     let tooMany = 0;
-    for (const span of batch.spans) {
+    for (let i = 0; i < batch.spans.length; i++) {
+      const span = batch.spans[i] as Span;
       const t = this.traceFor(span.traceId, batch, now);
       if (!t) {
         late++;
@@ -248,12 +261,14 @@ export class TraceAssembler implements SpanSink {
         tooMany++;
         continue;
       }
-      this.bytes += t.addSpan(span, estimateSpanBytes(span), now);
+      const estimate = spanBytes[i] ?? -1;
+      this.bytes += t.addSpan(span, estimate >= 0 ? estimate : estimateSpanBytes(span), now);
       this.stats.spansAccepted++;
       t.attach(ref);
       touched.add(t);
     }
-    for (const log of batch.logs) {
+    for (let i = 0; i < batch.logs.length; i++) {
+      const log = batch.logs[i] as LogRecord;
       if (log.traceId === '') {
         this.stats.orphanLogs++;
         this.dropLogs.orphan_log.hit();
@@ -264,7 +279,8 @@ export class TraceAssembler implements SpanSink {
         this.stats.lateLogs++;
         continue;
       }
-      this.bytes += t.addLog(log, estimateLogBytes(log), now);
+      const estimate = logBytes[i] ?? -1;
+      this.bytes += t.addLog(log, estimate >= 0 ? estimate : estimateLogBytes(log), now);
       this.stats.logsAccepted++;
       t.attach(ref);
       touched.add(t);

@@ -1,0 +1,72 @@
+/**
+ * In-process micro-benchmarks of single hot-path stages, without HTTP or timers, for before/after
+ * comparisons on a shared machine (the scenario figures move ±30% with load; these move less).
+ *
+ *     node --import tsx bench/micro.ts assembler|extract|pipeline [rounds]
+ *
+ * Prints the median over `rounds` (default 7) of spans/s for the stage alone.
+ */
+import { performance } from 'node:perf_hooks';
+import { TraceAssembler } from '../src/ingest/assembler.js';
+import { decodeTraceRequestProto } from '../src/ingest/otlp/decode.js';
+import type { Span, Trace } from '../src/ingest/span.js';
+import { extractAgentRunContexts } from '../src/extract/extract.js';
+import { benchPipeline, STRING_SCORERS } from './lib/bench-service.js';
+import { buildDataset } from './lib/dataset.js';
+import { median } from './lib/stats.js';
+
+process.env.TRACEJUDGE_LOG_LEVEL ??= 'warn';
+const [what = 'assembler', roundsArg = '7'] = process.argv.slice(2);
+const rounds = Number(roundsArg);
+const ds = buildDataset(what, 1500, 512, { seed: 99, messageSize: 'llm' });
+const batches = ds.proto.map((b) => decodeTraceRequestProto(b));
+
+function traces(): Trace[] {
+  const byTrace = new Map<string, Span[]>();
+  for (const b of batches) {
+    for (const s of b.spans) {
+      const list = byTrace.get(s.traceId);
+      if (list) list.push(s);
+      else byTrace.set(s.traceId, [s]);
+    }
+  }
+  return [...byTrace].map(([traceId, spans]) => ({ traceId, spans, logs: [], source: 'otlp' }));
+}
+
+async function time(fn: () => Promise<void> | void): Promise<number> {
+  await fn();
+  const samples: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const t0 = performance.now();
+    await fn();
+    samples.push(performance.now() - t0);
+  }
+  return median(samples);
+}
+
+let ms: number;
+if (what === 'assembler') {
+  ms = await time(async () => {
+    const assembler = new TraceAssembler({
+      config: { decisionWaitMs: 0, maxBufferedTraces: 1e7, maxQueuedTraces: 1e7, maxBufferedBytes: 2 ** 45 },
+      onTrace: () => Promise.resolve(),
+    });
+    for (const b of batches) assembler.offer({ spans: b.spans, logs: [], source: 'otlp' });
+    await assembler.flush();
+  });
+} else if (what === 'extract') {
+  const all = traces();
+  ms = await time(() => {
+    for (const t of all) extractAgentRunContexts(t);
+  });
+} else if (what === 'pipeline') {
+  const all = traces();
+  const bp = await benchPipeline(STRING_SCORERS, '/dev/null');
+  ms = await time(async () => {
+    await Promise.all(all.map((t) => bp.pipeline.handleTrace(t)));
+  });
+  await bp.emitter.shutdown(Date.now() + 30_000);
+} else {
+  throw new Error(`unknown micro-benchmark ${what}`);
+}
+process.stdout.write(`${what}: ${Math.round(ds.spans / (ms / 1000)).toLocaleString('en-US')} spans/s (median of ${rounds}, ${ms.toFixed(1)} ms per ${ds.spans} spans)\n`);
