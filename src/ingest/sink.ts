@@ -21,6 +21,13 @@ export type OfferResult =
   /** Nothing of the batch was taken; the source answers 429/503 (or pauses) and retries later. */
   | { accepted: false; reason: 'buffer_full' | 'shutting_down'; retryAfterMs: number };
 
+export type Refusal = Extract<OfferResult, { accepted: false }>;
+
 export interface SpanSink {
   offer(batch: SpanBatch): OfferResult;
+  /**
+   * A cheap check before decoding a request: the refusal `offer` would give any new batch right now, or
+   * undefined when there is room. Lets a saturated receiver answer 429 without paying for the decode.
+   */
+  pressure?(): Refusal | undefined;
 }

@@ -95,6 +95,11 @@ export function createOtlpGrpcReceiver(options: OtlpGrpcReceiverOptions): OtlpRe
           callback(refusal({ kind: 'refused', reason: 'shutting_down', retryAfterMs: 1000 }));
           return;
         }
+        const pressure = signal === 'traces' ? options.sink.pressure?.() : undefined;
+        if (pressure) {
+          callback(refusal({ kind: 'refused', reason: pressure.reason, retryAfterMs: pressure.retryAfterMs }));
+          return;
+        }
         let outcome: IngestOutcome;
         try {
           outcome = signal === 'traces' ? ingestTraces(decodeTraceRequestProto(call.request), options.sink) : ingestLogs(decodeLogsRequestProto(call.request), logSink);

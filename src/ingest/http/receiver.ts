@@ -84,6 +84,13 @@ export function createOtlpHttpReceiver(options: OtlpHttpReceiverOptions): OtlpRe
       answer(res, signal, encoding, { kind: 'refused', reason: 'shutting_down', retryAfterMs: 1000 });
       return;
     }
+    // Saturated: answer before reading and decoding the body, so overload costs as little as possible.
+    const pressure = signal === 'traces' ? options.sink.pressure?.() : undefined;
+    if (pressure) {
+      req.resume();
+      answer(res, signal, encoding, { kind: 'refused', reason: pressure.reason, retryAfterMs: pressure.retryAfterMs });
+      return;
+    }
     let body: Buffer;
     try {
       body = await readBody(req, options.maxBodyBytes);
