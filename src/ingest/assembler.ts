@@ -20,7 +20,7 @@ import { observeBufferedTraces, telemetry } from '../telemetry/instruments.js';
 import { DeadlineHeap } from './deadline-heap.js';
 import { DecidedCache } from './decided-cache.js';
 import { HeldTrace, type BatchRef } from './held-trace.js';
-import type { OfferResult, SpanBatch, SpanSink } from './sink.js';
+import type { OfferResult, Refusal, SpanBatch, SpanSink } from './sink.js';
 import { estimateLogBytes, estimateSpanBytes, type LogRecord, type Span, type Trace } from './span.js';
 
 /** The `assembly` config section. */
@@ -130,6 +130,18 @@ export class TraceAssembler implements SpanSink {
 
   private get heldTraceCount(): number {
     return this.held.size + this.queuedTraces + this.inFlight;
+  }
+
+  /** Refusal any new batch would get now (cheap; receivers call it before decoding), else undefined. */
+  pressure(): Refusal | undefined {
+    if (this.closed) return { accepted: false, reason: 'shutting_down', retryAfterMs: MIN_RETRY_AFTER_MS };
+    if (this.queuedTraces >= this.config.maxQueuedTraces) return this.refuse(MIN_RETRY_AFTER_MS) as Refusal;
+    // Only the byte bound refuses every batch; at the trace bound, spans of held traces (often their
+    // roots) must still get in, and that needs the decoded batch.
+    if (this.config.overflow === 'refuse' && this.bytes > 0 && this.bytes >= this.config.maxBufferedBytes) {
+      return this.refuse(this.retryAfter()) as Refusal;
+    }
+    return undefined;
   }
 
   offer(batch: SpanBatch): OfferResult {
