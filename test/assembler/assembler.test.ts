@@ -296,3 +296,22 @@ describe('TraceAssembler onSettled and handler failures', () => {
     expect(traces).toHaveLength(1);
   });
 });
+
+describe('TraceAssembler.pressure (the receivers ask it before decoding)', () => {
+  it('is clear while a batch could fit, refuses at the byte bound, and says shutting_down after close', async () => {
+    const { asm } = setup({ maxBufferedBytes: 1 });
+    expect(asm.pressure()).toBeUndefined(); // empty: the first batch always gets in
+    expect(asm.offer(batch([span(T1, 'a', '')]))).toEqual({ accepted: true });
+    expect(asm.pressure()).toMatchObject({ accepted: false, reason: 'buffer_full' });
+    await asm.close();
+    expect(asm.pressure()).toMatchObject({ accepted: false, reason: 'shutting_down' });
+  });
+
+  it('does not refuse at the trace bound: spans of held traces (their roots) must still get in', () => {
+    const { asm } = setup({ maxBufferedTraces: 1 });
+    asm.offer(batch([span(T1, 'b', 'a')]));
+    expect(asm.pressure()).toBeUndefined();
+    expect(asm.offer(batch([span(T2, 'x', '')]))).toMatchObject({ accepted: false });
+    expect(asm.offer(batch([span(T1, 'a', '')]))).toEqual({ accepted: true });
+  });
+});
