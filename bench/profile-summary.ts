@@ -42,5 +42,22 @@ const print = (title: string, m: Map<string, number>): void => {
   console.log(`\n${title} (of ${(total / 1000).toFixed(0)} ms sampled)`);
   for (const [k, us] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${((100 * us) / total).toFixed(1).padStart(5)}%  ${k}`);
 };
+// Inclusive ("total") time: each sample counts once for every distinct function on its stack.
+const parentOf = new Map<number, number>();
+for (const n of profile.nodes) for (const c of n.children ?? []) parentOf.set(c, n.id);
+const fnName = (n: ProfileNode): string => `${n.callFrame.functionName || '(anonymous)'} ${shortUrl(n.callFrame.url) || '(native)'}:${n.callFrame.lineNumber + 1}`;
+const totalFn = new Map<string, number>();
+for (const [id, us] of selfUs) {
+  const seen = new Set<string>();
+  for (let cur: number | undefined = id; cur !== undefined; cur = parentOf.get(cur)) {
+    const n = byId.get(cur);
+    if (!n) break;
+    const name = fnName(n);
+    if (seen.has(name)) continue;
+    seen.add(name);
+    totalFn.set(name, (totalFn.get(name) ?? 0) + us);
+  }
+}
 print('self time by function', byFn);
+if (process.env.PROFILE_TOTAL) print('total (inclusive) time by function', totalFn);
 print('self time by file', byFile);

@@ -14,6 +14,8 @@ export const DEFAULT_MAX_TEXT_BYTES = 32 * 1024;
  * `…[truncated N bytes]`, N being the bytes removed. Texts within the cap are returned unchanged.
  */
 export function capText(text: string, maxBytes: number): string {
+  // A UTF-16 code unit is at most 3 UTF-8 bytes: most texts are provably within the cap without encoding.
+  if (text.length * 3 <= maxBytes) return text;
   const buf = Buffer.from(text, 'utf8');
   if (buf.byteLength <= maxBytes) return text;
   let end = Math.max(0, maxBytes);

@@ -26,6 +26,26 @@ export interface BuiltRun {
 
 /** RFC 3339 with nanosecond precision, from Unix nanoseconds (`1970-01-01T00:00:00.000000000Z` for 0). */
 export function rfc3339(ns: bigint): string {
+  // One decimal conversion instead of two bigint divisions; the date part is cached per second, since a
+  // run's start and end (and consecutive runs) mostly fall in the same second.
+  const digits = (ns < 0n ? 0n : ns).toString();
+  const split = digits.length - 9;
+  const secs = split > 0 ? Number(digits.slice(0, split)) : 0;
+  if (secs >= MAX_DATE_SECS) return rfc3339Slow(ns);
+  const frac = split > 0 ? digits.slice(split) : digits.padStart(9, '0');
+  if (secs !== lastSecs) {
+    lastSecs = secs;
+    lastDatePart = new Date(secs * 1000).toISOString().slice(0, 19);
+  }
+  return `${lastDatePart}.${frac}Z`;
+}
+
+/** Seconds at which `Date` runs out (±8.64e15 ms); beyond it the exact original arithmetic decides. */
+const MAX_DATE_SECS = 8.64e12;
+let lastSecs = -1;
+let lastDatePart = '';
+
+function rfc3339Slow(ns: bigint): string {
   const n = ns < 0n ? 0n : ns;
   const ms = n / 1_000_000n;
   const d = new Date(Number(ms));
@@ -33,7 +53,6 @@ export function rfc3339(ns: bigint): string {
   const frac = (n % 1_000_000_000n).toString().padStart(9, '0');
   return `${d.toISOString().slice(0, 19)}.${frac}Z`;
 }
-
 
 /** True when `anc` is a strict ancestor of `s` (bounded walk). */
 function isAncestor(tree: SpanTree, anc: Span, s: Span): boolean {

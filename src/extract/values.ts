@@ -69,15 +69,55 @@ export function parseJsonish(v: unknown): unknown {
     const t = v.trim();
     const c = t[0];
     if (c === '{' || c === '[' || c === '"') {
-      try {
-        return JSON.parse(t) as unknown;
-      } catch {
-        return v;
+      const cache = parseCache;
+      if (cache !== undefined) {
+        const hit = cache.get(v);
+        if (hit !== undefined) return hit;
       }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(t) as unknown;
+      } catch {
+        parsed = v;
+      }
+      cache?.set(v, parsed);
+      return parsed;
     }
     return v;
   }
   return toPlain(v, 0);
+}
+
+/**
+ * Parsed JSON-like strings of the extraction in progress. Selectors read the same content attribute more
+ * than once per span (each convention reads the `gen_ai.*` copies beside its own keys) and spans repeat
+ * values (a tool span's arguments are also in the LLM message that called it); the cache makes each
+ * distinct text parse once per trace. Parsed values are shared, never mutated by extraction.
+ */
+let parseCache: Map<string, unknown> | undefined;
+
+const scopeExitHooks: Array<() => void> = [];
+
+/** Registers (once, at module load) a reset run whenever an outermost `withParseCache` scope ends. */
+export function onParseScopeExit(hook: () => void): void {
+  scopeExitHooks.push(hook);
+}
+
+/** True inside `withParseCache`: per-trace memos are safe to keep. */
+export function inParseScope(): boolean {
+  return parseCache !== undefined;
+}
+
+/** Runs `fn` (synchronous) with one JSON parse cache, dropped when it returns. Re-entrant. */
+export function withParseCache<T>(fn: () => T): T {
+  const outer = parseCache;
+  parseCache = outer ?? new Map<string, unknown>();
+  try {
+    return fn();
+  } finally {
+    parseCache = outer;
+    if (outer === undefined) for (const hook of scopeExitHooks) hook();
+  }
 }
 
 const MAX_DEPTH = 64;
@@ -111,7 +151,7 @@ export function attrJson(attrs: Attributes, key: string): unknown {
 export function unflatten(attrs: Attributes, prefix: string): Array<Record<string, AttributeValue>> {
   const byIndex = new Map<number, Record<string, AttributeValue>>();
   const p = `${prefix}.`;
-  for (const key of Object.keys(attrs)) {
+  for (const key in attrs) {
     if (!key.startsWith(p)) continue;
     const rest = key.slice(p.length);
     const dot = rest.indexOf('.');
@@ -131,7 +171,8 @@ export function unflatten(attrs: Attributes, prefix: string): Array<Record<strin
 
 /** True when any attribute key starts with `prefix`. */
 export function hasPrefix(attrs: Attributes, prefix: string): boolean {
-  for (const k of Object.keys(attrs)) if (k.startsWith(prefix)) return true;
+  // for-in over a plain attribute object visits exactly Object.keys, without allocating the array.
+  for (const k in attrs) if (k.startsWith(prefix)) return true;
   return false;
 }
 
@@ -140,8 +181,41 @@ export function stringify(v: unknown): string {
   if (typeof v === 'string') return v;
   if (v === undefined) return '';
   try {
-    return JSON.stringify(toPlain(v)) ?? '';
+    // Parsed JSON is already plain: serialise it as it is rather than through a deep copy.
+    return JSON.stringify(isJsonPlain(v, 0) ? v : toPlain(v)) ?? '';
   } catch {
     return '[unserialisable value]';
   }
+}
+
+/**
+ * True when `toPlain(v)` would serialise exactly like `v`: only strings, finite numbers, booleans, null
+ * and plain objects / arrays of them within the depth bound, no `__proto__` key. Allocates nothing.
+ */
+function isJsonPlain(v: unknown, depth: number): boolean {
+  if (v === null) return true;
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(v);
+    case 'object':
+      break;
+    default:
+      return false;
+  }
+  if (depth >= MAX_DEPTH) return false;
+  if (Array.isArray(v)) {
+    for (const x of v as unknown[]) if (!isJsonPlain(x, depth + 1)) return false;
+    return true;
+  }
+  const proto: unknown = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return false;
+  const o = v as Record<string, unknown>;
+  for (const k in o) {
+    if (k === '__proto__' || !Object.prototype.hasOwnProperty.call(o, k)) return false;
+    if (!isJsonPlain(o[k], depth + 1)) return false;
+  }
+  return 'toJSON' in o ? false : true;
 }

@@ -7,7 +7,7 @@
 import type { Attributes, Span } from '../../ingest/span.js';
 import { anyToMessages, openAiToolCalls, textOfContent } from '../messages.js';
 import type { SpanTree, SpanEventLike } from '../tree.js';
-import { attr, attrJson, attrStr, firstCount, firstStr, hasPrefix, isRecord, asString, parseJsonish } from '../values.js';
+import { attr, attrJson, attrStr, firstCount, firstStr, hasPrefix, inParseScope, isRecord, asString, onParseScopeExit, parseJsonish } from '../values.js';
 import type { ConventionSelector, Msg, SpanFacts, SpanRole } from './types.js';
 
 const OP_ROLES: Record<string, SpanRole> = {
@@ -130,8 +130,25 @@ function readContentAttributes(a: Attributes, facts: SpanFacts): void {
   if (sys !== undefined && !facts.system) facts.system = systemInstructions(sys);
 }
 
+/**
+ * The last span read, inside one extraction: the AI SDK v7 selector reads a span through `readGenAi` and
+ * the GenAI selector then reads the same span again. Callers get their own shallow copy (the AI SDK one
+ * rewrites top-level fields); nested values are shared and never mutated.
+ */
+let last: { span: Span; tree: SpanTree; facts: SpanFacts } | undefined;
+onParseScopeExit(() => {
+  last = undefined;
+});
+
 /** Reads the generic GenAI keys; other selectors reuse it for the `gen_ai.*` copies they carry. */
 export function readGenAi(span: Span, tree: SpanTree): SpanFacts {
+  if (last !== undefined && last.span === span && last.tree === tree) return { ...last.facts };
+  const facts = readGenAiOnce(span, tree);
+  if (inParseScope()) last = { span, tree, facts: { ...facts } };
+  return facts;
+}
+
+function readGenAiOnce(span: Span, tree: SpanTree): SpanFacts {
   const a = span.attributes;
   const facts: SpanFacts = {};
   let role = genAiRole(span);
