@@ -23,7 +23,7 @@ import { runBudgeted, type JudgeEconomics } from '../scorers/economics/economics
 import { isSelfRun } from '../scorers/self-exclusion.js';
 import type { Span } from '../ingest/span.js';
 import type { ConfiguredScorer } from './configured-scorer.js';
-import { evaluate, type EvaluationOutcome } from './evaluate.js';
+import { evaluate, type EvaluateArgs, type EvaluationOutcome } from './evaluate.js';
 import { WorkQueue } from './work-queue.js';
 
 export interface PipelineOptions {
@@ -73,6 +73,19 @@ export interface Pipeline {
 }
 
 const ALL: SamplingDecision = { sampled: true, rate: 1, reason: 'all' };
+
+/** What every evaluation of one run shares. */
+interface CommonArgs {
+  context: AgentRunContext;
+  source: SourceKind;
+  trajectory: unknown;
+  now: (() => number) | undefined;
+}
+
+/** Evaluation arguments as one literal (not `{ ...common, … }`: a spread plus added keys is slow on Node 20). */
+function argsOf(common: CommonArgs, scorer: ConfiguredScorer, samplingRate: number): EvaluateArgs {
+  return { scorer, context: common.context, samplingRate, source: common.source, trajectory: common.trajectory, now: common.now };
+}
 
 /** Options of the pipeline from the config file. */
 export function pipelineOptionsFromConfig(config: Config): Pick<PipelineOptions, 'extract' | 'judgeConcurrency' | 'maxQueuedJudgeEvaluations'> {
@@ -141,10 +154,10 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     context: AgentRunContext,
     scorer: ConfiguredScorer,
     rate: number,
-    common: { context: AgentRunContext; source: SourceKind; trajectory: unknown; now?: () => number },
+    common: CommonArgs,
     codeScores: Record<string, number>,
   ): Promise<{ scorer: ConfiguredScorer; outcome: EvaluationOutcome } | undefined> {
-    const run = (): Promise<EvaluationOutcome> => evaluate({ ...common, scorer, samplingRate: rate });
+    const run = (): Promise<EvaluationOutcome> => evaluate(argsOf(common, scorer, rate));
     const economics = options.economics;
     if (!economics) return { scorer, outcome: await run() };
     const out = await runBudgeted<{ scorer: ConfiguredScorer; outcome: EvaluationOutcome }>({
@@ -157,7 +170,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       fallback: (name) => {
         const fb = byName.get(name);
         if (!fb || fb.kind !== 'code' || name in codeScores) return undefined;
-        return async () => ({ scorer: fb, outcome: await evaluate({ ...common, scorer: fb, samplingRate: rate }) });
+        return async () => ({ scorer: fb, outcome: await evaluate(argsOf(common, fb, rate)) });
       },
     });
     if (out.kind === 'skipped') {
@@ -174,7 +187,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     // One policy per run, so a hot reload never splits a run's decisions between two configs.
     const policy = options.policy?.();
     const trajectory = options.trajectoryOf?.(context, traceSpans);
-    const common = { context, source, trajectory, ...(options.now ? { now: options.now } : {}) };
+    const common: CommonArgs = { context, source, trajectory, now: options.now };
     // Code scorers first: cheap, and their scores feed `boost` rules of the judge scorers.
     for (const scorer of codeScorers) {
       const decision = decide(policy, context, scorer, codeScores);
@@ -182,7 +195,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
         stats.notSampled++;
         continue;
       }
-      const outcome = await evaluate({ ...common, scorer, samplingRate: decision.rate });
+      const outcome = await evaluate(argsOf(common, scorer, decision.rate));
       if (outcome.kind === 'record' && typeof outcome.record.score === 'number') codeScores[scorer.name] = outcome.record.score;
       settle(outcome, context, scorer, records);
     }

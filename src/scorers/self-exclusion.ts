@@ -33,10 +33,13 @@ function truthy(v: AttributeValue | undefined): boolean {
   return false;
 }
 
+const JUDGE_HEADER_ATTRIBUTE = `http.request.header.${JUDGE_HEADER}`;
+const USER_AGENT_KEYS = ['user_agent.original', 'http.user_agent'] as const;
+
 function marked(attrs: Attributes): boolean {
   if (truthy(attrs[JUDGE_MARK_ATTRIBUTE]) || truthy(attrs[JUDGE_MARK_AI_SDK_METADATA])) return true;
-  if (truthy(attrs[`http.request.header.${JUDGE_HEADER}`])) return true;
-  for (const key of ['user_agent.original', 'http.user_agent']) {
+  if (truthy(attrs[JUDGE_HEADER_ATTRIBUTE])) return true;
+  for (const key of USER_AGENT_KEYS) {
     const ua = attrs[key];
     if (typeof ua === 'string' && ua.includes('tracejudge-judge')) return true;
   }
@@ -52,7 +55,19 @@ function marked(attrs: Attributes): boolean {
  * ```
  */
 export function isSelfSpan(span: Pick<Span, 'attributes' | 'resource'>): boolean {
-  return marked(span.attributes) || marked(span.resource.attributes);
+  return marked(span.attributes) || resourceMarked(span.resource.attributes);
+}
+
+/** Resource attributes are shared by every span of a ResourceSpans and never mutated: read them once. */
+const resourceMarks = new WeakMap<Attributes, boolean>();
+
+function resourceMarked(attrs: Attributes): boolean {
+  let m = resourceMarks.get(attrs);
+  if (m === undefined) {
+    m = marked(attrs);
+    resourceMarks.set(attrs, m);
+  }
+  return m;
 }
 
 /**

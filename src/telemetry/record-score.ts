@@ -32,7 +32,7 @@ export function recordScore(record: ScoreRecord): void {
   const t = telemetry();
   const attrs = { 'gen_ai.evaluation.name': record.scorer, 'gen_ai.agent.name': agentLabel(record.agentName) };
   if (typeof record.score === 'number' && Number.isFinite(record.score) && !record.error) t.evaluationScore.record(record.score, attrs);
-  t.evaluations.add(1, { ...attrs, outcome: outcomeOf(record) });
+  t.evaluations.add(1, { 'gen_ai.evaluation.name': attrs['gen_ai.evaluation.name'], 'gen_ai.agent.name': attrs['gen_ai.agent.name'], outcome: outcomeOf(record) });
 }
 
 /** Count an evaluation a scorer could not apply to (no record is produced for it). */

@@ -1,0 +1,99 @@
+/**
+ * The evaluation fast paths build records and scorer results without object spreads; their keys, key
+ * order and values must be exactly what the spread versions gave.
+ */
+import { describe, expect, it } from 'vitest';
+import { evaluationIdFor } from '../../src/emit/evaluation-id.js';
+import { extractAgentRunContexts } from '../../src/extract/extract.js';
+import type { ConfiguredScorer } from '../../src/pipeline/configured-scorer.js';
+import { evaluate, inSpecOrder } from '../../src/pipeline/evaluate.js';
+import { createScorer } from '../../src/scorers/core/scorer.js';
+import { fixtureTrace } from '../pipeline/helpers.js';
+
+const SPEC_ORDER = ['evaluationId', 'traceId', 'spanId', 'agentName', 'scorer', 'score', 'label', 'threshold', 'reason', 'samplingRate', 'judgeModel', 'durationMs', 'timestamp', 'source', 'error', 'startTime'];
+
+function configured(over: Partial<ConfiguredScorer>, scorer: ConfiguredScorer['scorer']): ConfiguredScorer {
+  return { name: 'probe', type: 'probe', kind: 'code', lowerIsBetter: false, threshold: 0.5, reason: 'always', needsGroundTruth: false, input: 'agent', scorer, ...over };
+}
+
+describe('evaluate record shape', () => {
+  const context = extractAgentRunContexts(fixtureTrace('aisdk6-two-tools'))[0];
+  if (!context) throw new Error('fixture has no run');
+  const { run } = context;
+  const clock = (): (() => number) => {
+    let t = 1_700_000_000_000;
+    return () => (t += 7);
+  };
+
+  it('a scored record: SPEC order, every value, reason kept, judge model only when set', async () => {
+    const scorer = createScorer({ id: 'probe', description: 'probe' })
+      .generateScore(() => 0.25)
+      .generateReason(({ score }) => `score ${score}`);
+    for (const judgeModel of [undefined, 'stub-model']) {
+      const out = await evaluate({ scorer: configured(judgeModel ? { judgeModel } : {}, scorer), context, samplingRate: 0.5, source: 'otlp', now: clock() });
+      expect(out.kind).toBe('record');
+      if (out.kind !== 'record') return;
+      const expected = inSpecOrder({
+        evaluationId: evaluationIdFor(run.traceId, run.spanId, 'probe'),
+        traceId: run.traceId,
+        spanId: run.spanId,
+        agentName: run.agentName,
+        scorer: 'probe',
+        samplingRate: 0.5,
+        source: 'otlp',
+        startTime: new Date(1_700_000_000_007).toISOString(),
+        ...(judgeModel ? { judgeModel } : {}),
+        score: 0.25,
+        label: 'fail',
+        threshold: 0.5,
+        durationMs: 7,
+        timestamp: new Date(1_700_000_000_014).toISOString(),
+        reason: 'score 0.25',
+      });
+      expect(JSON.stringify(out.record)).toBe(JSON.stringify(expected));
+      expect(Object.keys(out.record)).toEqual(SPEC_ORDER.filter((k) => k in expected));
+    }
+  });
+
+  it('an error record: no score or label, the error, SPEC order', async () => {
+    const scorer = createScorer({ id: 'probe', description: 'probe' }).generateScore(() => {
+      throw new Error('boom');
+    });
+    const out = await evaluate({ scorer: configured({}, scorer), context, samplingRate: 1, source: 'file', now: clock() });
+    if (out.kind !== 'record') throw new Error('expected a record');
+    expect(Object.keys(out.record)).toEqual(['evaluationId', 'traceId', 'spanId', 'agentName', 'scorer', 'threshold', 'samplingRate', 'durationMs', 'timestamp', 'source', 'error', 'startTime']);
+    expect(out.record.error?.message).toContain('boom');
+    expect(out.record.score).toBeUndefined();
+  });
+});
+
+describe('Scorer.run result shape', () => {
+  it('is the spread of the run followed by the step results, even for odd run keys', async () => {
+    const sym = Symbol('s');
+    const input: Record<string | symbol, unknown> = JSON.parse('{"runId":"r1","__proto__":{"x":1},"input":"q","output":"a","score":9}') as Record<string, unknown>;
+    input[sym] = 'symbol value';
+    const scorer = createScorer({ id: 'shape', description: 'shape' })
+      .preprocess(() => ({ p: 1 }))
+      .generateScore(() => 0.5);
+    const result = (await scorer.run(input as never)) as unknown as Record<string | symbol, unknown>;
+    const expected: Record<string | symbol, unknown> = {
+      ...input,
+      score: 0.5,
+      generateScorePrompt: undefined,
+      reason: undefined,
+      generateReasonPrompt: undefined,
+      preprocessStepResult: { p: 1 },
+      preprocessPrompt: undefined,
+      analyzeStepResult: undefined,
+      analyzePrompt: undefined,
+    };
+    expect(Reflect.ownKeys(result)).toEqual(Reflect.ownKeys(expected));
+    expect(Object.getPrototypeOf(result)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(result, '__proto__')?.value).toEqual({ x: 1 });
+    expect(result[sym]).toBe('symbol value');
+    expect(result).toEqual(expected);
+
+    const plain = (await scorer.run({ runId: 'r2', input: 'q', output: 'a' })) as unknown as Record<string, unknown>;
+    expect(Object.keys(plain)).toEqual(['runId', 'input', 'output', 'score', 'generateScorePrompt', 'reason', 'generateReasonPrompt', 'preprocessStepResult', 'preprocessPrompt', 'analyzeStepResult', 'analyzePrompt']);
+  });
+});
