@@ -5,6 +5,7 @@
 import nlp from 'compromise';
 import { createScorer } from '../../core/scorer.js';
 import { inputMessagesOf, joinMessageTexts } from '../../utils/run-messages.js';
+import { ElementCache } from './element-cache.js';
 
 function stripMarks(s: string): string {
   return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
@@ -28,6 +29,16 @@ function cleanPhrase(phrase: string): string[] {
  * ```
  */
 export function extractElements(text: string): string[] {
+  return elementCache.get(text, parseElements);
+}
+
+/**
+ * Parsed elements per text, shared by every completeness scorer of the process (the elements of a text
+ * do not depend on the scorer). Exported for benches and tests: `elementCache.clear()`, hit counts.
+ */
+export const elementCache = new ElementCache();
+
+function parseElements(text: string): string[] {
   const doc = nlp(text);
   const nouns = doc.nouns().out('array') as string[];
   const verbs = doc.verbs().toInfinitive().out('array') as string[];

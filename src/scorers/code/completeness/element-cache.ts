@@ -1,0 +1,66 @@
+/**
+ * A bounded LRU of `compromise` element lists by text. Completeness parses the input and the output of
+ * every run, and inputs recur (the same prompt, the same user question across runs); parsing is ~99% of
+ * the scorer's cost. Entries are bounded in count and in total text length, so the cache never holds
+ * more than about `maxChars` × 2 bytes of text plus the element lists.
+ */
+export interface ElementCacheOptions {
+  /** Entries kept at most (default 1,000). */
+  maxEntries?: number;
+  /** Total characters of the texts kept at most (default 2,000,000, about 4 MB); longer texts are not kept. */
+  maxChars?: number;
+}
+
+export class ElementCache {
+  private readonly map = new Map<string, readonly string[]>();
+  private chars = 0;
+  private readonly maxEntries: number;
+  private readonly maxChars: number;
+  hits = 0;
+  misses = 0;
+
+  constructor(options: ElementCacheOptions = {}) {
+    this.maxEntries = options.maxEntries ?? 1000;
+    this.maxChars = options.maxChars ?? 2_000_000;
+  }
+
+  /** The elements of `text`, computed by `compute` on a miss. Returns a fresh array the caller may keep. */
+  get(text: string, compute: (text: string) => string[]): string[] {
+    const hit = this.map.get(text);
+    if (hit !== undefined) {
+      this.hits++;
+      // Re-insert: Map order is the recency order.
+      this.map.delete(text);
+      this.map.set(text, hit);
+      return [...hit];
+    }
+    this.misses++;
+    const value = compute(text);
+    if (this.maxEntries > 0 && text.length <= this.maxChars) {
+      this.map.set(text, [...value]);
+      this.chars += text.length;
+      this.evict();
+    }
+    return value;
+  }
+
+  /** Drops every entry (and the hit counts). */
+  clear(): void {
+    this.map.clear();
+    this.chars = 0;
+    this.hits = 0;
+    this.misses = 0;
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+
+  private evict(): void {
+    for (const oldest of this.map.keys()) {
+      if (this.map.size <= this.maxEntries && this.chars <= this.maxChars) return;
+      this.map.delete(oldest);
+      this.chars -= oldest.length;
+    }
+  }
+}
