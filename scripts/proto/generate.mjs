@@ -7,6 +7,7 @@
 // scripts/proto/target/proto. This script loads them with protobufjs and writes the JSON descriptor
 // the runtime uses; Maven is never needed at runtime. google/protobuf/{any,duration}.proto come from
 // protobufjs's bundled well-known types.
+import console from 'node:console';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
