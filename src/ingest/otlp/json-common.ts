@@ -6,6 +6,7 @@
 import type { Attributes, AttributeValue, Resource, Scope } from '../span.js';
 import { DecodeError, errorMessage } from '../../errors.js';
 import { normalizeHexId } from './hex.js';
+import { compactAttributes } from './compact.js';
 import { ItemRejected, MAX_VALUE_DEPTH } from './result.js';
 
 /** A parsed JSON object (unknown fields are simply not read). */
@@ -188,8 +189,9 @@ export function keyValues(list: unknown[], target: Attributes, depth: number): v
 /** `attributes` of a span, event, link or record. */
 export function attributesOf(o: JsonObject): Attributes {
   const out: Attributes = {};
-  keyValues(itemArray(o, 'attributes', 'attributes'), out, 0);
-  return out;
+  const list = itemArray(o, 'attributes', 'attributes');
+  keyValues(list, out, 0);
+  return compactAttributes(out, list.length);
 }
 
 /** The resource of a ResourceSpans/ResourceLogs; problems here make the request malformed. */

@@ -19,6 +19,7 @@ import {
   describe,
   type JsonObject,
 } from './json-common.js';
+import { NO_EVENTS, NO_LINKS, shareTraceIds, statusOf } from './compact.js';
 import { clampEnum } from './proto-reader.js';
 import { ItemRejected, Rejections, type TraceDecodeResult } from './result.js';
 
@@ -55,6 +56,7 @@ export function decodeTraceRequestJson(input: Uint8Array | string): TraceDecodeR
       }
     }
   }
+  shareTraceIds(spans);
   return { spans, rejected: rej.count, errors: rej.messages };
 }
 
@@ -78,12 +80,20 @@ function spanOf(s: unknown, resource: Resource, scope: Scope): Span {
     startTimeUnixNano: nanos(s, 'startTimeUnixNano', 'start_time_unix_nano'),
     endTimeUnixNano: nanos(s, 'endTimeUnixNano', 'end_time_unix_nano'),
     attributes: attributesOf(s),
-    events: itemArray(s, 'events', 'events').map(eventOf),
-    links: itemArray(s, 'links', 'links').map(linkOf),
-    status: { code: clampEnum<StatusCode>(code, 2), message },
+    events: eventsOf(itemArray(s, 'events', 'events')),
+    links: linksOf(itemArray(s, 'links', 'links')),
+    status: statusOf(clampEnum<StatusCode>(code, 2), message),
     resource,
     scope,
   };
+}
+
+function eventsOf(list: unknown[]): SpanEvent[] {
+  return list.length > 0 ? list.map(eventOf) : NO_EVENTS;
+}
+
+function linksOf(list: unknown[]): SpanLink[] {
+  return list.length > 0 ? list.map(linkOf) : NO_LINKS;
 }
 
 function eventOf(e: unknown): SpanEvent {

@@ -2,6 +2,7 @@
 import type { Attributes, AttributeValue, LogRecord, Resource, Scope } from '../span.js';
 import { DecodeError, errorMessage } from '../../errors.js';
 import { checkEnd, createReader, readAnyValue, readFixed64, readId, readKeyValue, readResource, readScope, sub, tag, type Reader } from './proto-reader.js';
+import { compactAttributes } from './compact.js';
 import { ItemRejected, Rejections, type LogsDecodeResult } from './result.js';
 import { eventNameOf } from './log-event-name.js';
 
@@ -81,6 +82,7 @@ function readLogRecord(r: Reader, end: number, resource: Resource, scope: Scope)
   let eventName = '';
   let body: AttributeValue = null;
   const attributes: Attributes = {};
+  let stored = 0;
   let traceId = '';
   let spanId = '';
   let flags = 0;
@@ -104,6 +106,7 @@ function readLogRecord(r: Reader, end: number, resource: Resource, scope: Scope)
         break;
       case tag(6, 2):
         readKeyValue(r, sub(r, end), attributes, 0);
+        stored++;
         break;
       case tag(8, 5):
         flags = r.fixed32();
@@ -129,7 +132,7 @@ function readLogRecord(r: Reader, end: number, resource: Resource, scope: Scope)
     severityText,
     eventName: eventNameOf(eventName, attributes),
     body,
-    attributes,
+    attributes: compactAttributes(attributes, stored),
     traceId,
     spanId,
     flags,

@@ -2,6 +2,7 @@
 import type { Attributes, Resource, Scope, Span, SpanEvent, SpanKind, SpanLink, StatusCode } from '../span.js';
 import { DecodeError, errorMessage } from '../../errors.js';
 import { checkEnd, clampEnum, createReader, readFixed64, readId, readKeyValue, readResource, readScope, sub, tag, type Reader } from './proto-reader.js';
+import { compactAttributes, NO_EVENTS, NO_LINKS, shareTraceIds, statusOf, UNSET_STATUS } from './compact.js';
 import { ItemRejected, Rejections, type TraceDecodeResult } from './result.js';
 
 /**
@@ -25,6 +26,7 @@ export function decodeTraceRequestProto(bytes: Uint8Array): TraceDecodeResult {
     if (err instanceof DecodeError) throw err;
     throw new DecodeError(`malformed protobuf ExportTraceServiceRequest: ${errorMessage(err)}`, Math.min(r.pos, r.len), { cause: err });
   }
+  shareTraceIds(spans);
   return { spans, rejected: rejections.count, errors: rejections.messages };
 }
 
@@ -84,9 +86,10 @@ function readSpan(r: Reader, end: number, resource: Resource, scope: Scope): Spa
   let startTimeUnixNano = 0n;
   let endTimeUnixNano = 0n;
   const attributes: Attributes = {};
+  let stored = 0;
   const events: SpanEvent[] = [];
   const links: SpanLink[] = [];
-  let status: { code: StatusCode; message: string } = { code: 0, message: '' };
+  let status: { code: StatusCode; message: string } = UNSET_STATUS;
   while (r.pos < end) {
     const t = r.uint32();
     switch (t) {
@@ -119,6 +122,7 @@ function readSpan(r: Reader, end: number, resource: Resource, scope: Scope): Spa
         break;
       case tag(9, 2):
         readKeyValue(r, sub(r, end), attributes, 0);
+        stored++;
         break;
       case tag(11, 2):
         events.push(readEvent(r, sub(r, end)));
@@ -146,9 +150,9 @@ function readSpan(r: Reader, end: number, resource: Resource, scope: Scope): Spa
     kind: clampEnum<SpanKind>(kind, 5),
     startTimeUnixNano,
     endTimeUnixNano,
-    attributes,
-    events,
-    links,
+    attributes: compactAttributes(attributes, stored),
+    events: events.length > 0 ? events : NO_EVENTS,
+    links: links.length > 0 ? links : NO_LINKS,
     status,
     resource,
     scope,
@@ -159,15 +163,18 @@ function readEvent(r: Reader, end: number): SpanEvent {
   let timeUnixNano = 0n;
   let name = '';
   const attributes: Attributes = {};
+  let stored = 0;
   while (r.pos < end) {
     const t = r.uint32();
     if (t === tag(1, 1)) timeUnixNano = readFixed64(r);
     else if (t === tag(2, 2)) name = r.string();
-    else if (t === tag(3, 2)) readKeyValue(r, sub(r, end), attributes, 0);
-    else r.skipType(t & 7);
+    else if (t === tag(3, 2)) {
+      readKeyValue(r, sub(r, end), attributes, 0);
+      stored++;
+    } else r.skipType(t & 7);
   }
   checkEnd(r, end);
-  return { timeUnixNano, name, attributes };
+  return { timeUnixNano, name, attributes: compactAttributes(attributes, stored) };
 }
 
 function readLink(r: Reader, end: number): SpanLink {
@@ -213,5 +220,5 @@ function readStatus(r: Reader, end: number): { code: StatusCode; message: string
     else r.skipType(t & 7);
   }
   checkEnd(r, end);
-  return { code: clampEnum<StatusCode>(code, 2), message };
+  return statusOf(clampEnum<StatusCode>(code, 2), message);
 }
