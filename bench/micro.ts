@@ -2,15 +2,19 @@
  * In-process micro-benchmarks of single hot-path stages, without HTTP or timers, for before/after
  * comparisons on a shared machine (the scenario figures move ±30% with load; these move less).
  *
- *     node --import tsx bench/micro.ts assembler|extract|pipeline [rounds]
+ *     node --import tsx bench/micro.ts assembler|extract|pipeline|stages [rounds]
  *
- * Prints the median over `rounds` (default 7) of spans/s for the stage alone.
+ * Prints the median over `rounds` (default 7) of spans/s for the stage alone; `stages` prints µs per span
+ * of extraction, each string scorer's run, evaluate() for all four, and the whole handleTrace.
  */
 import { performance } from 'node:perf_hooks';
 import { TraceAssembler } from '../src/ingest/assembler.js';
 import { decodeTraceRequestProto } from '../src/ingest/otlp/decode.js';
 import type { Span, Trace } from '../src/ingest/span.js';
 import { extractAgentRunContexts } from '../src/extract/extract.js';
+import type { ConfiguredScorer } from '../src/pipeline/configured-scorer.js';
+import { evaluate, scorerRunOf } from '../src/pipeline/evaluate.js';
+import { buildScorers } from '../src/scorers/registry.js';
 import { benchPipeline, STRING_SCORERS } from './lib/bench-service.js';
 import { buildDataset } from './lib/dataset.js';
 import { median } from './lib/stats.js';
@@ -65,6 +69,39 @@ if (what === 'assembler') {
   ms = await time(async () => {
     await Promise.all(all.map((t) => bp.pipeline.handleTrace(t)));
   });
+  await bp.emitter.shutdown(Date.now() + 30_000);
+} else if (what === 'stages') {
+  const all = traces();
+  const contexts = all.flatMap((t) => extractAgentRunContexts(t));
+  const bp = await benchPipeline(STRING_SCORERS, '/dev/null');
+  const built = await buildScorers(bp.config);
+  const configured: ConfiguredScorer[] = built.map((b) => ({
+    name: b.name,
+    type: b.type,
+    kind: b.kind,
+    lowerIsBetter: b.direction === 'lower-is-better',
+    threshold: b.threshold,
+    reason: b.reason,
+    needsGroundTruth: b.needsGroundTruth,
+    input: 'agent',
+    scorer: b.scorer,
+  }));
+  const perSpan = (label: string, t: number): void => {
+    process.stdout.write(`${label.padEnd(34)} ${((t * 1000) / ds.spans).toFixed(2)} µs/span\n`);
+  };
+  perSpan('extraction', await time(() => void all.forEach((t) => extractAgentRunContexts(t))));
+  for (const s of configured) {
+    perSpan(`scorer.run ${s.name}`, await time(async () => {
+      for (const c of contexts) await s.scorer.run(scorerRunOf(c, s, undefined));
+    }));
+  }
+  perSpan('evaluate() x4 (scorers + records)', await time(async () => {
+    for (const c of contexts) for (const s of configured) await evaluate({ scorer: s, context: c, samplingRate: 1, source: 'otlp' });
+  }));
+  ms = await time(async () => {
+    await Promise.all(all.map((t) => bp.pipeline.handleTrace(t)));
+  });
+  perSpan('handleTrace (all, JSONL emit)', ms);
   await bp.emitter.shutdown(Date.now() + 30_000);
 } else {
   throw new Error(`unknown micro-benchmark ${what}`);

@@ -2,7 +2,7 @@
  * One row per measured figure; printed as a table and written to bench/RESULTS.md. A scenario that cannot
  * measure something yields a row with `value: null` and a `note` saying why, never an invented number.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { MachineInfo } from './machine.js';
 
 export interface Row {
@@ -83,5 +83,19 @@ export function writeResults(path: string, doc: ResultsDoc): void {
     ...doc.notes.map((n) => `- ${n}`),
     '',
   ].join('\n');
-  writeFileSync(path, body);
+  writeFileSync(path, body + keptSection(path));
+}
+
+/** Hand-written explanations of figures below target, kept across runs (they cite profiles, not this run). */
+const KEPT_HEADING = '## Below target: why';
+
+function keptSection(path: string): string {
+  let old = '';
+  try {
+    old = readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+  const at = old.indexOf(KEPT_HEADING);
+  return at < 0 ? '' : `\n${old.slice(at).trimEnd()}\n`;
 }
