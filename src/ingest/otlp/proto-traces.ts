@@ -1,9 +1,9 @@
 /** OTLP/protobuf `ExportTraceServiceRequest` → Span[] (see proto-reader.ts for the approach). */
 import type { Attributes, Resource, Scope, Span, SpanEvent, SpanKind, SpanLink, StatusCode } from '../span.js';
-import { DecodeError, errorMessage } from '../../errors.js';
-import { checkEnd, clampEnum, createReader, readFixed64, readId, readKeyValue, readResource, readScope, sub, tag, type Reader } from './proto-reader.js';
+import { checkEnd, clampEnum, readFixed64, readId, readKeyValue, sub, tag, type Reader } from './proto-reader.js';
+import { readEnvelope } from './proto-envelope.js';
 import { compactAttributes, NO_EVENTS, NO_LINKS, shareTraceIds, statusOf, UNSET_STATUS } from './compact.js';
-import { ItemRejected, Rejections, type TraceDecodeResult } from './result.js';
+import { ItemRejected, type TraceDecodeResult } from './result.js';
 
 /**
  * Decodes a binary OTLP `ExportTraceServiceRequest`. Spans with missing or invalid ids, or with values
@@ -11,69 +11,12 @@ import { ItemRejected, Rejections, type TraceDecodeResult } from './result.js';
  * naming the byte offset.
  */
 export function decodeTraceRequestProto(bytes: Uint8Array): TraceDecodeResult {
-  const r = createReader(bytes);
-  const spans: Span[] = [];
-  const rejections = new Rejections();
-  let rsIndex = 0;
-  try {
-    while (r.pos < r.len) {
-      const t = r.uint32();
-      if (t === tag(1, 2)) readResourceSpans(r, sub(r, r.len), `resourceSpans[${rsIndex++}]`, spans, rejections);
-      else r.skipType(t & 7);
-    }
-    checkEnd(r, r.len);
-  } catch (err) {
-    if (err instanceof DecodeError) throw err;
-    throw new DecodeError(`malformed protobuf ExportTraceServiceRequest: ${errorMessage(err)}`, Math.min(r.pos, r.len), { cause: err });
-  }
+  const { items: spans, rejections } = readEnvelope(bytes, NAMES, readSpan);
   shareTraceIds(spans);
   return { spans, rejected: rejections.count, errors: rejections.messages };
 }
 
-function readResourceSpans(r: Reader, end: number, path: string, out: Span[], rej: Rejections): void {
-  const resource: Resource = { attributes: {} };
-  let ssIndex = 0;
-  while (r.pos < end) {
-    const t = r.uint32();
-    if (t === tag(1, 2)) {
-      try {
-        readResource(r, sub(r, end), resource);
-      } catch (err) {
-        if (err instanceof ItemRejected) throw new DecodeError(`${path}.resource: ${err.message}`, r.pos);
-        throw err;
-      }
-    } else if (t === tag(2, 2)) readScopeSpans(r, sub(r, end), `${path}.scopeSpans[${ssIndex++}]`, resource, out, rej);
-    else r.skipType(t & 7);
-  }
-  checkEnd(r, end);
-}
-
-function readScopeSpans(r: Reader, end: number, path: string, resource: Resource, out: Span[], rej: Rejections): void {
-  const scope: Scope = { name: '', version: '', attributes: {} };
-  let spanIndex = 0;
-  while (r.pos < end) {
-    const t = r.uint32();
-    if (t === tag(1, 2)) {
-      try {
-        readScope(r, sub(r, end), scope);
-      } catch (err) {
-        if (err instanceof ItemRejected) throw new DecodeError(`${path}.scope: ${err.message}`, r.pos);
-        throw err;
-      }
-    } else if (t === tag(2, 2)) {
-      const spanEnd = sub(r, end);
-      const index = spanIndex++;
-      try {
-        out.push(readSpan(r, spanEnd, resource, scope));
-      } catch (err) {
-        if (!(err instanceof ItemRejected)) throw err;
-        rej.add(`${path}.spans[${index}]: ${err.message}`);
-        r.pos = spanEnd;
-      }
-    } else r.skipType(t & 7);
-  }
-  checkEnd(r, end);
-}
+const NAMES = { request: 'ExportTraceServiceRequest', resource: 'resourceSpans', scope: 'scopeSpans', item: 'spans' };
 
 function readSpan(r: Reader, end: number, resource: Resource, scope: Scope): Span {
   let traceId = '';
