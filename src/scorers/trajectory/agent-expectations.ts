@@ -4,77 +4,14 @@
  * name or glob (exact name beats every glob; among globs the most specific wins, as in `sampling.agents`).
  */
 import { z } from 'zod';
+import { expectationFields } from '../utils/expectation-schema.js';
 import { createPatternMatcher } from '../../sampling/glob.js';
 import type { Trajectory, TrajectoryExpectation, TrajectoryStep } from '../utils/trajectory-types.js';
-
-const STEP_TYPES = [
-  'tool_call',
-  'mcp_tool_call',
-  'provider_tool_call',
-  'model_generation',
-  'agent_run',
-  'workflow_step',
-  'workflow_run',
-  'workflow_conditional',
-  'workflow_parallel',
-  'workflow_loop',
-  'workflow_sleep',
-  'workflow_wait_event',
-  'processor_run',
-] as const;
-
-interface ExpectedStepConfig {
-  name: string;
-  stepType?: (typeof STEP_TYPES)[number] | undefined;
-  children?: ExpectationConfig | undefined;
-  [field: string]: unknown;
-}
-
-interface ExpectationConfig {
-  steps?: ExpectedStepConfig[] | undefined;
-  ordering?: 'strict' | 'relaxed' | 'unordered' | undefined;
-  allowRepeatedSteps?: boolean | undefined;
-  maxSteps?: number | undefined;
-  maxTotalTokens?: number | undefined;
-  maxTotalDurationMs?: number | undefined;
-  noRedundantCalls?: boolean | undefined;
-  blacklistedTools?: string[] | undefined;
-  blacklistedSequences?: string[][] | undefined;
-  maxRetriesPerTool?: number | undefined;
-}
-
-const expectedStep: z.ZodType<ExpectedStepConfig> = z.lazy(() =>
-  z.looseObject({ name: z.string().min(1), stepType: z.enum(STEP_TYPES).optional(), children: expectation.optional() }),
-);
-
-const expectation: z.ZodType<ExpectationConfig> = z.lazy(() =>
-  z.strictObject({
-    steps: z.array(expectedStep).optional(),
-    ordering: z.enum(['strict', 'relaxed', 'unordered']).optional(),
-    allowRepeatedSteps: z.boolean().optional(),
-    maxSteps: z.number().int().min(0).optional(),
-    maxTotalTokens: z.number().int().min(0).optional(),
-    maxTotalDurationMs: z.number().min(0).optional(),
-    noRedundantCalls: z.boolean().optional(),
-    blacklistedTools: z.array(z.string().min(1)).optional(),
-    blacklistedSequences: z.array(z.array(z.string().min(1))).optional(),
-    maxRetriesPerTool: z.number().int().min(0).optional(),
-  }),
-);
 
 /** One agent's entry: an expectation plus the `view` and `requires` extensions. */
 export const agentTrajectorySchema = z
   .strictObject({
-    steps: z.array(expectedStep).optional(),
-    ordering: z.enum(['strict', 'relaxed', 'unordered']).optional(),
-    allowRepeatedSteps: z.boolean().optional(),
-    maxSteps: z.number().int().min(0).optional(),
-    maxTotalTokens: z.number().int().min(0).optional(),
-    maxTotalDurationMs: z.number().min(0).optional(),
-    noRedundantCalls: z.boolean().optional(),
-    blacklistedTools: z.array(z.string().min(1)).optional(),
-    blacklistedSequences: z.array(z.array(z.string().min(1))).optional(),
-    maxRetriesPerTool: z.number().int().min(0).optional(),
+    ...expectationFields,
     /**
      * `tools` (default): only tool calls and nested agent/workflow runs are steps, so rules speak in tool
      * names (`blacklistedSequences: [[orders, refund]]` sees consecutive tool calls). `all`: model

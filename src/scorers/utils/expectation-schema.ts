@@ -1,0 +1,64 @@
+/**
+ * Config schema of a trajectory expectation (SCORERS §2.3 `TrajectoryExpectation`), shared by the
+ * trajectory code scorers and the per-agent trajectory rules.
+ */
+import { z } from 'zod';
+
+export const stepTypes = z.enum([
+  'tool_call',
+  'mcp_tool_call',
+  'provider_tool_call',
+  'model_generation',
+  'agent_run',
+  'workflow_step',
+  'workflow_run',
+  'workflow_conditional',
+  'workflow_parallel',
+  'workflow_loop',
+  'workflow_sleep',
+  'workflow_wait_event',
+  'processor_run',
+]);
+
+export interface ExpectedStepConfig {
+  name: string;
+  stepType?: z.infer<typeof stepTypes>;
+  children?: TrajectoryExpectationConfig;
+  [k: string]: unknown;
+}
+export interface TrajectoryExpectationConfig {
+  steps?: ExpectedStepConfig[];
+  ordering?: 'strict' | 'relaxed' | 'unordered';
+  allowRepeatedSteps?: boolean;
+  maxSteps?: number;
+  maxTotalTokens?: number;
+  maxTotalDurationMs?: number;
+  noRedundantCalls?: boolean;
+  blacklistedTools?: string[];
+  blacklistedSequences?: string[][];
+  maxRetriesPerTool?: number;
+}
+
+const budget = z.number().finite().min(0);
+
+export const expectationFields = {
+  steps: z.array(z.lazy((): z.ZodType<ExpectedStepConfig> => expectedStep)).optional(),
+  ordering: z.enum(['strict', 'relaxed', 'unordered']).optional(),
+  allowRepeatedSteps: z.boolean().optional(),
+  maxSteps: budget.optional(),
+  maxTotalTokens: budget.optional(),
+  maxTotalDurationMs: budget.optional(),
+  noRedundantCalls: z.boolean().optional(),
+  blacklistedTools: z.array(z.string().min(1)).optional(),
+  blacklistedSequences: z.array(z.array(z.string().min(1))).optional(),
+  maxRetriesPerTool: z.number().int().min(0).optional(),
+};
+
+export const expectation: z.ZodType<TrajectoryExpectationConfig> = z.strictObject(expectationFields);
+
+export const expectedStep: z.ZodType<ExpectedStepConfig> = z.looseObject({
+  name: z.string().min(1),
+  stepType: stepTypes.optional(),
+  children: z.lazy(() => expectation).optional(),
+});
+
