@@ -7,7 +7,7 @@
 import type { Span } from '../../ingest/span.js';
 import { anyToMessages, openAiToolCalls, outputText } from '../messages.js';
 import type { SpanTree } from '../tree.js';
-import { attr, attrJson, attrStr, firstCount, firstStr, hasPrefix } from '../values.js';
+import { attr, attrJson, attrStr, firstCount, firstStr, hasPrefix, inParseScope, onParseScopeExit } from '../values.js';
 import { readGenAi } from './genai.js';
 import type { ConventionSelector, Msg, SpanFacts } from './types.js';
 
@@ -28,6 +28,17 @@ const isStep = (s: Span | undefined): boolean =>
  * operation on the span itself, its parent (chat, execute_tool) or a child (invoke_agent).
  */
 function isV7(span: Span, tree: SpanTree): boolean {
+  if (lastV7 !== undefined && lastV7.span === span && lastV7.tree === tree) return lastV7.v7;
+  const v7 = isV7Once(span, tree);
+  if (inParseScope()) lastV7 = { span, tree, v7 };
+  return v7;
+}
+/** The last span `isV7` answered for inside one extraction: `detect` and `read` both ask. */
+let lastV7: { span: Span; tree: SpanTree; v7: boolean } | undefined;
+onParseScopeExit(() => {
+  lastV7 = undefined;
+});
+function isV7Once(span: Span, tree: SpanTree): boolean {
   const op = attrStr(span.attributes, 'gen_ai.operation.name');
   if (op === undefined || hasPrefix(span.attributes, 'mastra.')) return false;
   if (op === 'agent_step' || span.scope.name === 'ai' || span.scope.name.startsWith('@ai-sdk/')) return true;

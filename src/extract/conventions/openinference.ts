@@ -29,6 +29,7 @@ function rowToMsg(row: Record<string, AttributeValue>): Msg {
   if (!text) {
     const parts: string[] = [];
     for (const [k, v] of Object.entries(row)) {
+      if (!k.startsWith('message.contents.')) continue;
       const m = /^message\.contents\.(\d+)\.message_content\.text$/.exec(k);
       if (m && typeof v === 'string') parts.push(v);
     }
@@ -37,6 +38,7 @@ function rowToMsg(row: Record<string, AttributeValue>): Msg {
   const msg: Msg = { role, text };
   const calls = new Map<string, NormToolCall>();
   for (const [k, v] of Object.entries(row)) {
+    if (!k.startsWith('message.tool_calls.')) continue;
     const m = /^message\.tool_calls\.(\d+)\.tool_call\.(id|function\.name|function\.arguments)$/.exec(k);
     if (!m) continue;
     const idx = m[1] as string;
@@ -69,17 +71,21 @@ function read(span: { attributes: Attributes; name: string }): SpanFacts {
   if (role) facts.role = role;
   const name = firstStr(a, ['agent.name', 'graph.node.name']);
   if (name && role === 'agent') facts.agentName = name;
-  const inMsgs = flatMessages(a, 'llm.input_messages');
-  const outMsgs = flatMessages(a, 'llm.output_messages');
-  const input = ioValue(a, 'input');
-  const output = ioValue(a, 'output');
+  // `input.value` / `output.value` are parsed only when used: an LLM span carries its messages flattened
+  // and the whole provider request / response again as JSON there.
   if (role === 'tool') {
+    const input = ioValue(a, 'input');
+    const output = ioValue(a, 'output');
     facts.tool = { name: attrStr(a, 'tool.name') ?? span.name, hasResult: output !== undefined };
     const id = firstStr(a, ['tool.id', 'tool_call.id']);
     if (id) facts.tool.callId = id;
     if (input !== undefined) facts.tool.args = input;
     if (output !== undefined) facts.tool.result = output;
   } else {
+    const inMsgs = flatMessages(a, 'llm.input_messages');
+    const outMsgs = flatMessages(a, 'llm.output_messages');
+    const input = inMsgs.length > 0 ? undefined : ioValue(a, 'input');
+    const output = outMsgs.length > 0 ? undefined : ioValue(a, 'output');
     if (inMsgs.length > 0) facts.input = inMsgs;
     else if (input !== undefined) facts.input = anyToMessages(input);
     if (outMsgs.length > 0) facts.output = outMsgs;
