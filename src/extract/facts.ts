@@ -46,7 +46,7 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 /** Merges facts in priority order. */
 export function mergeFacts(list: readonly SpanFacts[]): SpanFacts {
   const out: SpanFacts = {};
-  const missing = new Set<string>();
+  let missing: Set<string> | undefined;
   for (const f of list) {
     if (out.role === undefined && f.role !== undefined) out.role = f.role;
     if (out.agentName === undefined && f.agentName !== undefined) out.agentName = f.agentName;
@@ -59,9 +59,12 @@ export function mergeFacts(list: readonly SpanFacts[]): SpanFacts {
     if (out.error === undefined && f.error !== undefined) out.error = f.error;
     const tool = mergeTool(out.tool, f.tool);
     if (tool) out.tool = tool;
-    for (const m of f.missing ?? []) missing.add(m);
+    if (f.missing !== undefined && f.missing.length > 0) {
+      missing ??= new Set<string>();
+      for (const m of f.missing) missing.add(m);
+    }
   }
-  if (!out.output && missing.size > 0) out.missing = [...missing];
+  if (!out.output && missing !== undefined) out.missing = [...missing];
   return out;
 }
 

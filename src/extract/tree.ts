@@ -52,6 +52,8 @@ export function shortId(spanId: string): string {
   return `${spanId.slice(0, 4)}…`;
 }
 
+const NO_EVENTS: readonly SpanEventLike[] = Object.freeze([]);
+
 /**
  * Builds the tree of one trace. Spans of other traces and log records of other traces are ignored.
  * Never throws.
@@ -101,8 +103,10 @@ export function buildSpanTree(traceId: string, spans: readonly Span[], logs: rea
   }
   if (adoptive) kids.get(adoptive.spanId)?.sort(byStart);
   const detached = breakCycles(ordered, byId, roots, kids, notes);
+  // Only spans with events or joined logs get a list (most spans have neither).
   const events = new Map<string, SpanEventLike[]>();
   for (const s of ordered) {
+    if (s.events.length === 0) continue;
     events.set(
       s.spanId,
       s.events.map((e) => ({ name: e.name, timeUnixNano: e.timeUnixNano, attributes: e.attributes, origin: 'span-event' as const })),
@@ -111,11 +115,12 @@ export function buildSpanTree(traceId: string, spans: readonly Span[], logs: rea
   const unjoined: LogRecord[] = [];
   for (const l of logs) {
     if (l.traceId !== traceId) continue;
-    const list = l.spanId ? events.get(l.spanId) : undefined;
-    if (!list) {
+    if (!l.spanId || !byId.has(l.spanId)) {
       unjoined.push(l);
       continue;
     }
+    let list = events.get(l.spanId);
+    if (!list) events.set(l.spanId, (list = []));
     const name = l.eventName || (typeof l.attributes['event.name'] === 'string' ? l.attributes['event.name'] : '');
     list.push({ name, timeUnixNano: l.timeUnixNano || l.observedTimeUnixNano, attributes: l.attributes, body: l.body, origin: 'log' });
   }
@@ -131,7 +136,7 @@ export function buildSpanTree(traceId: string, spans: readonly Span[], logs: rea
     notes,
     children: (id) => kids.get(id) ?? [],
     parent: (s) => adopted.get(s.spanId) ?? (s.parentSpanId && s.parentSpanId !== s.spanId && !detached.has(s.spanId) ? byId.get(s.parentSpanId) : undefined),
-    eventsOf: (id) => events.get(id) ?? [],
+    eventsOf: (id) => events.get(id) ?? NO_EVENTS,
     unjoinedLogs: unjoined,
   };
 }

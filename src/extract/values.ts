@@ -176,6 +176,12 @@ export function hasPrefix(attrs: Attributes, prefix: string): boolean {
   return false;
 }
 
+/** True when any attribute key starts with one of `prefixes` (one pass over the keys). */
+export function hasAnyPrefix(attrs: Attributes, prefixes: readonly string[]): boolean {
+  for (const k in attrs) for (const p of prefixes) if (k.startsWith(p)) return true;
+  return false;
+}
+
 /** Compact JSON for display; strings are returned as they are. Never throws. */
 export function stringify(v: unknown): string {
   if (typeof v === 'string') return v;

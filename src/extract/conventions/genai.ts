@@ -35,8 +35,10 @@ const MESSAGE_EVENTS = new Set([
 export function genAiRole(span: Span): SpanRole | undefined {
   const op = attrStr(span.attributes, 'gen_ai.operation.name');
   if (op && OP_ROLES[op]) return OP_ROLES[op];
-  const first = span.name.split(' ')[0] ?? '';
-  if (!op && OP_ROLES[first]) return OP_ROLES[first];
+  if (op) return undefined;
+  const sp = span.name.indexOf(' ');
+  const first = sp < 0 ? span.name : span.name.slice(0, sp);
+  if (OP_ROLES[first]) return OP_ROLES[first];
   return undefined;
 }
 

@@ -6,7 +6,7 @@
  */
 import type { AttributeValue, Attributes, Span } from '../../ingest/span.js';
 import { anyToMessages } from '../messages.js';
-import { asString, attr, attrStr, firstStr, hasPrefix, isRecord, parseJsonish, unflatten } from '../values.js';
+import { asString, attr, attrStr, firstStr, hasAnyPrefix, isRecord, parseJsonish, unflatten } from '../values.js';
 import type { ConventionSelector, Msg, NormToolCall, SpanFacts } from './types.js';
 
 /** `{args, kwargs}` unwrapped: one positional argument, or the keyword arguments, or the whole record. */
@@ -92,13 +92,13 @@ function read(span: Span): SpanFacts {
   return facts;
 }
 
+const LEGACY_PREFIXES = ['gen_ai.prompt.0.', 'gen_ai.completion.0.', 'traceloop.entity.'] as const;
+
 export const openllmetry: ConventionSelector = {
   name: 'openllmetry',
   detect: (span) =>
     attr(span.attributes, 'traceloop.span.kind') !== undefined ||
     attr(span.attributes, 'llm.request.type') !== undefined ||
-    hasPrefix(span.attributes, 'gen_ai.prompt.0.') ||
-    hasPrefix(span.attributes, 'gen_ai.completion.0.') ||
-    hasPrefix(span.attributes, 'traceloop.entity.'),
+    hasAnyPrefix(span.attributes, LEGACY_PREFIXES),
   read,
 };
