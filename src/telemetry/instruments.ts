@@ -40,8 +40,8 @@ export interface Instruments {
   emitRecords: Counter;
   /** Kafka records sent to the dead-letter topic; attribute `outcome` = published | failed. */
   kafkaDeadLetters: Counter;
-  /** Kafka offsets committed (records), attribute `topic`. */
-  kafkaCommitted: Counter;
+  /** Offset commits made (one per partition commit), attribute `topic`. */
+  kafkaCommits: Counter;
 }
 
 type GaugeSource = () => number;
@@ -84,7 +84,7 @@ export function createInstruments(meter: Meter): Instruments {
     judgeCost: meter.createCounter('tracejudge.judge.cost', { description: 'Estimated judge cost.', unit: 'USD' }),
     emitRecords: meter.createCounter('tracejudge.emit.records', { description: 'Score records handled by each emitter, by outcome.', unit: '{record}' }),
     kafkaDeadLetters: meter.createCounter('tracejudge.kafka.dead_letters', { description: 'Undecodable Kafka records sent to the dead-letter topic.', unit: '{message}' }),
-    kafkaCommitted: meter.createCounter('tracejudge.kafka.committed', { description: 'Kafka records whose offsets were committed.', unit: '{message}' }),
+    kafkaCommits: meter.createCounter('tracejudge.kafka.commits', { description: 'Kafka offset commits (one per partition and commit).', unit: '{commit}' }),
   };
 }
 

@@ -145,7 +145,7 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
           await consumer.commitOffsets([{ topic, partition, offset: offset.toString() }]);
           tracker.markCommitted(partition, offset);
           stats.committedMessages++;
-          telemetry().kafkaCommitted.add(1, { topic });
+          telemetry().kafkaCommits.add(1, { topic });
         } catch (err) {
           commitFailures.hit(1, { topic, partition, err: errorMessage(err) });
         }
