@@ -53,7 +53,7 @@ export interface KafkaSourceStats {
   deadLetters: number;
   pauses: number;
   /** Offset commits that succeeded (one per partition per commit round with progress). */
-  committedMessages: number;
+  commits: number;
   /** Re-fetched messages skipped after a rebalance because this member already held them. */
   refetchedSkipped: number;
   /** Group joins (the first one included); more than one means rebalances happened. */
@@ -93,7 +93,7 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
   const encodingOf = new Map(topics.map((t) => [t.topic, t.encoding]));
   const dlqTopicOf = (topic: string): string => config.deadLetterTopic ?? `${topic}.dlq`;
   const trackers = new Map<string, OffsetTracker>(topics.map((t) => [t.topic, new OffsetTracker()]));
-  const stats: KafkaSourceStats = { messages: 0, deadLetters: 0, pauses: 0, committedMessages: 0, refetchedSkipped: 0, groupJoins: 0 };
+  const stats: KafkaSourceStats = { messages: 0, deadLetters: 0, pauses: 0, commits: 0, refetchedSkipped: 0, groupJoins: 0 };
   const commitFailures = new ThrottledLog(log, 'kafka: offset commit failed; will retry');
   const pausedLog = new ThrottledLog(log, 'kafka: partition paused by back-pressure (assembler full); it resumes after the retry hint', 5000);
   const positions = new Map<string, Map<number, bigint>>(topics.map((t) => [t.topic, new Map<number, bigint>()]));
@@ -144,7 +144,7 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
         try {
           await consumer.commitOffsets([{ topic, partition, offset: offset.toString() }]);
           tracker.markCommitted(partition, offset);
-          stats.committedMessages++;
+          stats.commits++;
           telemetry().kafkaCommits.add(1, { topic });
         } catch (err) {
           commitFailures.hit(1, { topic, partition, err: errorMessage(err) });
