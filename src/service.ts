@@ -20,6 +20,7 @@ import type { OtlpReceiver } from './ingest/otlp/receiver.js';
 import { logger } from './logging.js';
 import { scorersFromConfig } from './pipeline/from-config.js';
 import { createPipeline, pipelineOptionsFromConfig, type Pipeline } from './pipeline/pipeline.js';
+import { boostSignalScorers } from './sampling/boost-signals.js';
 import { PolicyHolder } from './sampling/holder.js';
 import { createSamplingPolicy } from './sampling/policy.js';
 import { logConfigError, watchConfig, type ConfigWatcher } from './sampling/reload.js';
@@ -58,6 +59,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
 
   const { scorers, kinds, economics, judge } = await scorersFromConfig(config, { configPath: options.configPath });
   const policy = new PolicyHolder(createSamplingPolicy(config.sampling, kinds));
+  let signals = boostSignalScorers(config.sampling);
   const emitter = options.emitter ?? createEmitters(config);
   const pipeline = options.handleTrace
     ? undefined
@@ -65,6 +67,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
         ...pipelineOptionsFromConfig(config),
         scorers,
         policy: () => policy.current(),
+        signalScorers: () => signals,
         emitter,
         source: 'otlp',
         trajectoryOf: (context, traceSpans) => trajectoryFromRun(context, traceSpans),
@@ -112,6 +115,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       (next) => {
         // Only the sampling policy is swapped live; other sections take effect at the next start.
         policy.swap(createSamplingPolicy(next.sampling, kinds));
+        signals = boostSignalScorers(next.sampling);
         log.info({ file: options.configPath, version: policy.version }, 'sampling policy reloaded');
       },
       (err) => logConfigError(err, options.configPath as string),

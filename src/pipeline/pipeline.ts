@@ -46,6 +46,11 @@ export interface PipelineOptions {
   isSelfRun?: (context: AgentRunContext) => boolean;
   /** Judge economics: budgets with fallbacks around each judge evaluation, and the judge scope. */
   economics?: JudgeEconomics;
+  /**
+   * Code scorers that feed boost rules (`score-below`): run on every run so the signal exists, with a
+   * record only where the scorer itself was sampled.
+   */
+  signalScorers?: () => ReadonlySet<string>;
   now?: () => number;
 }
 
@@ -61,6 +66,8 @@ export interface PipelineStats {
   budgetSkipped: number;
   /** Runs produced by the judge's own calls, never scored. */
   selfRuns: number;
+  /** Code evaluations run only as boost signals (scorer not sampled; no record). */
+  signalOnly: number;
 }
 
 export interface Pipeline {
@@ -106,7 +113,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   const selfRun = options.isSelfRun ?? isSelfRun;
   const judgeScorers = options.scorers.filter((s) => s.kind === 'judge');
   const queue = new WorkQueue(Math.max(1, options.judgeConcurrency), Math.max(1, options.maxQueuedJudgeEvaluations));
-  const stats: PipelineStats = { traces: 0, runs: 0, records: 0, errors: 0, skipped: 0, notSampled: 0, shed: 0, budgetSkipped: 0, selfRuns: 0 };
+  const stats: PipelineStats = { traces: 0, runs: 0, records: 0, errors: 0, skipped: 0, notSampled: 0, shed: 0, budgetSkipped: 0, selfRuns: 0, signalOnly: 0 };
 
   const decide = (policy: SamplingPolicy | undefined, context: AgentRunContext, scorer: ConfiguredScorer, codeScores: Record<string, number>): SamplingDecision => {
     if (!policy) return ALL;
@@ -189,10 +196,17 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     const trajectory = options.trajectoryOf?.(context, traceSpans);
     const common: CommonArgs = { context, source, trajectory, now: options.now };
     // Code scorers first: cheap, and their scores feed `boost` rules of the judge scorers.
+    const signals = options.signalScorers?.();
     for (const scorer of codeScorers) {
       const decision = decide(policy, context, scorer, codeScores);
       if (!decision.sampled) {
         stats.notSampled++;
+        // A boost signal is computed anyway, for the judge scorers' decisions; it is not emitted.
+        if (signals?.has(scorer.name)) {
+          const signal = await evaluate(argsOf(common, scorer, decision.rate));
+          if (signal.kind === 'record' && typeof signal.record.score === 'number') codeScores[scorer.name] = signal.record.score;
+          stats.signalOnly++;
+        }
         continue;
       }
       const outcome = await evaluate(argsOf(common, scorer, decision.rate));

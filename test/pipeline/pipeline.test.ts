@@ -8,6 +8,7 @@ import { evaluationIdFor } from '../../src/emit/evaluation-id.js';
 import { extractAgentRunContexts } from '../../src/extract/extract.js';
 import { fixtureTrace, MemoryEmitter } from './helpers.js';
 import { createJudgeEconomics } from '../../src/scorers/economics/economics.js';
+import { boostSignalScorers } from '../../src/sampling/boost-signals.js';
 import { economicsSection } from '../../src/config/sections/economics.js';
 
 const similarity: ConfiguredScorer = {
@@ -191,5 +192,43 @@ describe('pipeline policies', () => {
     await pipeline.handleTrace(fixtureTrace('aisdk6-tool-error'));
     expect(emitter.records.map((r) => r.scorer)).toEqual(['similarity']);
     expect(pipeline.stats().budgetSkipped).toBe(1);
+  });
+});
+
+describe('adaptive boost', () => {
+  const sampling = {
+    respectUpstream: true,
+    default: { rate: 0 },
+    rules: [{ type: 'score-below', name: 'weak-similarity', below: { similarity: 0.99 }, action: 'boost' }],
+  };
+
+  it('finds the code scorers that feed boost rules', () => {
+    expect([...boostSignalScorers(sampling)]).toEqual(['similarity']);
+    expect([...boostSignalScorers({ agents: { a: { rules: [{ type: 'and', rules: [{ type: 'score-below', below: { grounding: 0.5 } }] }] } } })]).toEqual(['grounding']);
+    expect(boostSignalScorers(undefined).size).toBe(0);
+  });
+
+  it('runs a signal code scorer on an unsampled run, emits nothing for it, and boosts the judge scorer', async () => {
+    const policy = createSamplingPolicy(sampling as Parameters<typeof createSamplingPolicy>[0], { similarity: 'code', hallucination: 'judge' });
+    const run = async (withSignals: boolean) => {
+      const emitter = new MemoryEmitter();
+      const pipeline = createPipeline({
+        scorers: [similarity, gatedJudge('hallucination', Promise.resolve())],
+        policy: () => policy,
+        ...(withSignals ? { signalScorers: () => boostSignalScorers(sampling) } : {}),
+        emitter,
+        source: 'file',
+        judgeConcurrency: 1,
+        maxQueuedJudgeEvaluations: 10,
+      });
+      await pipeline.handleTrace(fixtureTrace('aisdk6-two-tools'));
+      return { records: emitter.records, stats: pipeline.stats() };
+    };
+    const boosted = await run(true);
+    expect(boosted.records.map((r) => r.scorer)).toEqual(['hallucination']);
+    expect(boosted.records[0]?.samplingRate).toBe(1);
+    expect(boosted.stats.signalOnly).toBe(1);
+    const without = await run(false);
+    expect(without.records).toEqual([]); // no signal, nothing boosted at rate 0
   });
 });

@@ -8,6 +8,7 @@ import type { EmitResult, Emitter, ScoreRecord } from '../../emit/score-record.j
 import { replayOptionsFromArgs, replayKafka } from '../../ingest/kafka/replay.js';
 import { scorersFromConfig } from '../../pipeline/from-config.js';
 import { createPipeline, pipelineOptionsFromConfig } from '../../pipeline/pipeline.js';
+import { boostSignalScorers } from '../../sampling/boost-signals.js';
 import { createSamplingPolicy } from '../../sampling/policy.js';
 import { trajectoryFromRun } from '../../scorers/trajectory/from-trace.js';
 import { loadCliConfig } from '../load-cli-config.js';
@@ -77,11 +78,12 @@ export async function scoreCommand(args: readonly string[]): Promise<number> {
   }
   const { scorers, kinds, economics, judge } = await scorersFromConfig(config, { configPath: path });
   const policy = values.all ? undefined : createSamplingPolicy(config.sampling, kinds);
+  const signals = boostSignalScorers(config.sampling);
   const emitter = new PrintingEmitter(format);
   const pipeline = createPipeline({
     ...pipelineOptionsFromConfig(config),
     scorers,
-    ...(policy ? { policy: () => policy } : {}),
+    ...(policy ? { policy: () => policy, signalScorers: () => signals } : {}),
     emitter,
     source: 'file',
     trajectoryOf: (context, traceSpans) => trajectoryFromRun(context, traceSpans),
