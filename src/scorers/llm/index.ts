@@ -16,6 +16,8 @@ export { createSummarizationScorer, type SummarizationOptions } from './summariz
 export { createRubricScorer, type RubricCriteria } from './rubric/index.js';
 export { createMultiTurnJudgeScorer } from './multi-turn-judge/index.js';
 export { createTrajectoryAccuracyScorerLLM } from './trajectory-accuracy/index.js';
+export { createGoalScorer, GOAL_SCORE_WAITING, type GoalOptions } from './goal/index.js';
+export { createClassifierScorer, type ClassifierOptions, type ClassifierAnswer } from './classifier/index.js';
 export { fence, fenceList, neutralizeMarkers, withDataRule, UNTRUSTED_DATA_RULE } from './fence.js';
 export { liveContext, LIVE_RUN_KEY, type LiveRunFacts, type JudgeModel } from './shared.js';
 export { registerLlmScorerTypes } from './register.js';

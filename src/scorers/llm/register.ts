@@ -34,6 +34,8 @@ import { liveContext } from './shared.js';
 import { createSummarizationScorer } from './summarization/index.js';
 import { createToolCallAccuracyScorerLLM } from './tool-call-accuracy/index.js';
 import { createToxicityScorer } from './toxicity/index.js';
+import { createGoalScorer } from './goal/index.js';
+import { createClassifierScorer } from './classifier/index.js';
 import { createTrajectoryAccuracyScorerLLM } from './trajectory-accuracy/index.js';
 
 /** What a factory receives from the registry. */
@@ -64,7 +66,7 @@ const live = (staticContext: string[] | undefined) => ({ run }: { run: Parameter
 /**
  * Register every LLM type: hallucination, faithfulness, answer-relevancy, context-precision, context-relevance,
  * context-position, context-recall, toxicity, bias, prompt-alignment, tool-call-accuracy, answer-similarity,
- * noise-sensitivity, summarization, rubric, multi-turn-judge, trajectory-accuracy.
+ * noise-sensitivity, summarization, rubric, multi-turn-judge, trajectory-accuracy, goal, classifier.
  *
  * @example
  * ```ts
@@ -109,6 +111,22 @@ export function registerLlmScorerTypes(register: RegisterLlmType): void {
     true,
   );
   judge('toxicity', z.strictObject({ scale }), (o, model) => createToxicityScorer({ model, options: o }));
+  judge('goal', z.strictObject({ goal: z.string().min(1).optional() }), (o, model) =>
+    createGoalScorer({ judgeModel: model, options: o.goal !== undefined ? { goal: o.goal } : {} }),
+  );
+  const unit = z.number().min(0).max(1);
+  judge(
+    'classifier',
+    z.strictObject({
+      question: z.string().min(1),
+      answer: z.discriminatedUnion('type', [
+        z.strictObject({ type: z.literal('choice'), scores: z.record(z.string().min(1), unit).refine((r) => Object.keys(r).length > 0, 'needs at least one choice') }),
+        z.strictObject({ type: z.literal('score'), levels: z.number().int().min(2) }),
+        z.strictObject({ type: z.literal('probability') }),
+      ]),
+    }),
+    (o, model) => createClassifierScorer({ model, options: o }),
+  );
   judge('bias', z.strictObject({ scale }), (o, model) => createBiasScorer({ model, options: o }));
   judge(
     'prompt-alignment',
