@@ -91,6 +91,13 @@ describe('judge over real HTTP (stub OpenAI-compatible server)', () => {
     expect(stub.requests).toHaveLength(1);
   });
 
+  it('still throttled after every retry: a rate_limited failure, not an http one', async () => {
+    stub.enqueue(reply.rateLimited(undefined, 20), reply.rateLimited(undefined, 20));
+    const err = await failure(ask(client({ maxRetries: 1 })));
+    expect(err.kind).toBe('rate_limited');
+    expect(stub.requests).toHaveLength(2);
+  });
+
   it('honours Retry-After on a 503 too', async () => {
     stub.enqueue(reply.serverError(503, { 'retry-after-ms': '300' }), reply.json(GOOD));
     await ask(client({ backoffInitialMs: 0 }));

@@ -233,7 +233,8 @@ export class AiSdkJudge implements JudgeModelPort {
         }
         if (retry >= o.maxRetries) {
           this.record('error', seconds);
-          throw this.failure('http', `${f.message} (gave up after ${retry + 1} calls)`, tally, args, codes);
+          // Still throttled after every retry: a rate limit, not a server fault (error.type judge_rate_limited).
+          throw this.failure(f.status === 429 ? 'rate_limited' : 'http', `${f.message} (gave up after ${retry + 1} calls)`, tally, args, codes);
         }
         if (f.retryAfterMs !== undefined && f.retryAfterMs > o.maxRetryAfterMs) {
           this.record('error', seconds);
