@@ -6,6 +6,7 @@
  * down, OK with partial_success when some items were rejected. Messages over `maxMessageBytes` (after
  * decompression; grpc-js ≥ 1.10.9 enforces this) get RESOURCE_EXHAUSTED from grpc-js itself.
  */
+import { closeGracefully } from '../otlp/close-gracefully.js';
 import * as grpc from '@grpc/grpc-js';
 import type { SpanSink } from '../sink.js';
 import { DecodeError, errorMessage } from '../../errors.js';
@@ -149,15 +150,9 @@ export function createOtlpGrpcReceiver(options: OtlpGrpcReceiverOptions): OtlpRe
       const s = server;
       shutdownPromise = !s
         ? Promise.resolve()
-        : new Promise<void>((resolve) => {
-            const timer = setTimeout(() => s.forceShutdown(), options.shutdownGraceMs ?? 5000);
-            timer.unref();
-            s.tryShutdown(() => {
-              clearTimeout(timer);
-              log.info({ port: boundPort }, 'OTLP/gRPC receiver stopped');
-              resolve();
-            });
-          });
+        : closeGracefully((done) => s.tryShutdown(() => done()), () => s.forceShutdown(), options.shutdownGraceMs ?? 5000).then(() =>
+            log.info({ port: boundPort }, 'OTLP/gRPC receiver stopped'),
+          );
       return shutdownPromise;
     },
   };

@@ -4,6 +4,7 @@
  * 413 over the (decompressed) body limit, 415 other content types, 429/503 + Retry-After when the sink
  * refuses, 200 with partialSuccess when some items were rejected.
  */
+import { closeGracefully } from '../otlp/close-gracefully.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SpanSink } from '../sink.js';
@@ -177,16 +178,14 @@ export function createOtlpHttpReceiver(options: OtlpHttpReceiverOptions): OtlpRe
       const s = server;
       shutdownPromise = !s
         ? Promise.resolve()
-        : new Promise<void>((resolve) => {
-            const timer = setTimeout(() => s.closeAllConnections(), options.shutdownGraceMs ?? 5000);
-            timer.unref();
-            s.close(() => {
-              clearTimeout(timer);
-              log.info({ port: boundPort }, 'OTLP/HTTP receiver stopped');
-              resolve();
-            });
-            s.closeIdleConnections();
-          });
+        : closeGracefully(
+            (done) => {
+              s.close(() => done());
+              s.closeIdleConnections();
+            },
+            () => s.closeAllConnections(),
+            options.shutdownGraceMs ?? 5000,
+          ).then(() => log.info({ port: boundPort }, 'OTLP/HTTP receiver stopped'));
       return shutdownPromise;
     },
   };

@@ -3,8 +3,9 @@
  * trajectory code scorers and the per-agent trajectory rules.
  */
 import { z } from 'zod';
+import type { ExpectedStep, TrajectoryExpectation, TrajectoryStepType } from './trajectory-types.js';
 
-export const stepTypes = z.enum([
+export const stepTypes: z.ZodType<TrajectoryStepType> = z.enum([
   'tool_call',
   'mcp_tool_call',
   'provider_tool_call',
@@ -20,24 +21,9 @@ export const stepTypes = z.enum([
   'processor_run',
 ]);
 
-export interface ExpectedStepConfig {
-  name: string;
-  stepType?: z.infer<typeof stepTypes>;
-  children?: TrajectoryExpectationConfig;
-  [k: string]: unknown;
-}
-export interface TrajectoryExpectationConfig {
-  steps?: ExpectedStepConfig[];
-  ordering?: 'strict' | 'relaxed' | 'unordered';
-  allowRepeatedSteps?: boolean;
-  maxSteps?: number;
-  maxTotalTokens?: number;
-  maxTotalDurationMs?: number;
-  noRedundantCalls?: boolean;
-  blacklistedTools?: string[];
-  blacklistedSequences?: string[][];
-  maxRetriesPerTool?: number;
-}
+/** The config shapes are the engine's own types: config is parsed straight into them. */
+type ExpectedStepConfig = ExpectedStep;
+type TrajectoryExpectationConfig = TrajectoryExpectation;
 
 const budget = z.number().finite().min(0);
 
