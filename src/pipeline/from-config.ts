@@ -5,6 +5,7 @@
  */
 import { dirname } from 'node:path';
 import type { Config } from '../config/schema.js';
+import { formatPath } from '../config/load.js';
 import { logger } from '../logging.js';
 import '../scorers/builtin.js';
 import { createJudgeEconomics, type JudgeEconomics } from '../scorers/economics/economics.js';
@@ -12,7 +13,8 @@ import { createJudgeClient, type JudgeClient } from '../scorers/judge/client.js'
 import { markJudgeFetch } from '../scorers/self-exclusion.js';
 import { installJudge } from '../scorers/judge/resolver.js';
 import { judgeEnabled, resolveJudgeSettings } from '../scorers/judge/settings.js';
-import { buildScorers } from '../scorers/registry.js';
+import { buildScorers, getScorerType } from '../scorers/registry.js';
+import { ConfigError, type ConfigIssue } from '../errors.js';
 import type { ConfiguredScorer } from './configured-scorer.js';
 
 /** Code scorers run when `scorers` is absent. */
@@ -61,7 +63,24 @@ export function effectiveScorerSection(config: Config, judgeModel: string | unde
   return out;
 }
 
+/**
+ * Judge scorers configured while no judge is (no API key in `judge.apiKey` or `OPENAI_API_KEY`): one issue
+ * per scorer at `scorers.<name>.type`. `check-config` reports them; building the scorers refuses them.
+ */
+export function judgeRequirementIssues(config: Config, env: Readonly<Record<string, string | undefined>> = process.env): ConfigIssue[] {
+  if (!config.scorers || judgeEnabled(resolveJudgeSettings(config.judge, env))) return [];
+  const issues: ConfigIssue[] = [];
+  for (const [name, entry] of Object.entries(config.scorers)) {
+    if (getScorerType(entry.type)?.kind === 'judge' && entry.type !== 'custom') {
+      issues.push({ path: formatPath(['scorers', name, 'type']), message: `type ${entry.type} needs the LLM judge; set judge.apiKey or OPENAI_API_KEY` });
+    }
+  }
+  return issues;
+}
+
 export async function scorersFromConfig(config: Config, options: { configPath?: string | undefined; env?: Readonly<Record<string, string | undefined>> } = {}): Promise<BuiltScorers> {
+  const missing = judgeRequirementIssues(config, options.env);
+  if (missing.length > 0) throw new ConfigError(options.configPath ?? '<config>', missing);
   const judge = installJudgeFromConfig(config, options.env);
   const judgeModel = judge?.defaultModel;
   const economics = judge ? createJudgeEconomics(config.economics) : undefined;

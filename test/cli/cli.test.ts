@@ -239,6 +239,18 @@ describe('config and usage errors', () => {
     expect(lines).toContain('    keywords (code): rate 0.05 [sampling.agents["billing-*"].scorers.keywords]');
   });
 
+  it('a judge scorer without a judge API key is a config error at its key path (check-config and score)', async () => {
+    writeFileSync(fx.path('needs-judge.yaml'), 'scorers:\n  hallucination: { type: hallucination }\n  similarity: { type: content-similarity }\n');
+    const check = await runCli(['check-config', '-c', fx.path('needs-judge.yaml')]);
+    expect(check.code).toBe(2);
+    expect(check.stderr).toContain(`${fx.path('needs-judge.yaml')}: scorers.hallucination.type: type hallucination needs the LLM judge; set judge.apiKey or OPENAI_API_KEY`);
+    const score = await runCli(['score', '-c', fx.path('needs-judge.yaml'), fx.path('traces.json')]);
+    expect(score.code).toBe(2);
+    expect(errorLine(score.stderr)).toContain('scorers.hallucination.type: type hallucination needs the LLM judge');
+    const withKey = await runCli(['check-config', '-c', fx.path('needs-judge.yaml')], { env: cliEnv('warn', { OPENAI_API_KEY: 'sk-test-not-used' }) });
+    expect(withKey.code).toBe(0);
+  });
+
   it('an unreadable config file is exit 2', async () => {
     const r = await runCli(['check-config', '-c', fx.path('nope.yaml')]);
     expect(r.code).toBe(2);

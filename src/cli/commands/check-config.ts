@@ -5,7 +5,7 @@
  * on stdout.
  */
 import { ConfigError } from '../../errors.js';
-import { effectiveScorerSection } from '../../pipeline/from-config.js';
+import { effectiveScorerSection, judgeRequirementIssues } from '../../pipeline/from-config.js';
 import { explainSampling } from '../../sampling/explain.js';
 import { judgeEnabled, resolveJudgeSettings } from '../../scorers/judge/settings.js';
 import { getScorerType } from '../../scorers/registry.js';
@@ -18,6 +18,8 @@ export function checkConfigCommand(args: readonly string[]): Promise<number> {
   if (positionals.length > 0) throw usageError(`check-config: unexpected argument ${JSON.stringify(positionals[0])} (use -c FILE)`);
   try {
     const { config, path } = loadCliConfig(values.config);
+    const missing = judgeRequirementIssues(config);
+    if (missing.length > 0) throw new ConfigError(path ?? '<defaults>', missing);
     writeError(`${path ?? '<defaults>'}: config is valid`);
     const agent = values['explain-sampling'];
     if (agent !== undefined) {
