@@ -13,7 +13,6 @@ import { createToolCallAccuracyScorerCode } from './tool-call-accuracy/index.js'
 import { createTrajectoryAccuracyScorerCode } from './trajectory-accuracy/index.js';
 import { createTrajectoryScorerCode } from './trajectory/index.js';
 import { codeOptionSchemas as S } from './types.js';
-import type { ExpectedStep } from '../utils/trajectory-types.js';
 
 type Register = <O>(type: string, definition: ScorerTypeDefinition<O>) => void;
 
@@ -41,7 +40,7 @@ export function registerCodeScorerTypes(register: Register): void {
   code(register, 'tool-call-accuracy-code', (o) => createToolCallAccuracyScorerCode(o));
   code(register, 'trajectory-accuracy-code', (o) =>
     createTrajectoryAccuracyScorerCode({
-      ...(o.expectedTrajectory ? { expectedTrajectory: o.expectedTrajectory as ExpectedStep[] } : {}),
+      ...(o.expectedTrajectory ? { expectedTrajectory: o.expectedTrajectory } : {}),
       comparisonOptions: { ordering: o.ordering, allowRepeatedSteps: o.allowRepeatedSteps },
     }),
   );
