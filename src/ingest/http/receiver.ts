@@ -37,6 +37,16 @@ export interface OtlpHttpReceiverOptions {
 const CONTENT_TYPES: Record<OtlpEncoding, string> = { json: 'application/json', protobuf: 'application/x-protobuf' };
 const log = logger.child({ component: 'otlp-http' });
 
+/**
+ * Answer a retryable refusal only once the request body has been drained (not buffered, not decoded):
+ * answering mid-upload makes Node close the keep-alive connection, and the client sees ECONNRESET instead
+ * of the 429/503 it could retry.
+ */
+function afterBody(req: IncomingMessage, then: () => void): void {
+  req.once('end', then);
+  req.resume();
+}
+
 /** Creates the OTLP/HTTP receiver; nothing listens until `start()`. */
 export function createOtlpHttpReceiver(options: OtlpHttpReceiverOptions): OtlpReceiver {
   const logSink = options.logSink ?? options.sink;
@@ -81,15 +91,13 @@ export function createOtlpHttpReceiver(options: OtlpHttpReceiverOptions): OtlpRe
       return;
     }
     if (shuttingDown) {
-      req.resume();
-      answer(res, signal, encoding, { kind: 'refused', reason: 'shutting_down', retryAfterMs: 1000 });
+      afterBody(req, () => answer(res, signal, encoding, { kind: 'refused', reason: 'shutting_down', retryAfterMs: 1000 }));
       return;
     }
     // Saturated: answer before reading and decoding the body, so overload costs as little as possible.
     const pressure = signal === 'traces' ? options.sink.pressure?.() : undefined;
     if (pressure) {
-      req.resume();
-      answer(res, signal, encoding, { kind: 'refused', reason: pressure.reason, retryAfterMs: pressure.retryAfterMs });
+      afterBody(req, () => answer(res, signal, encoding, { kind: 'refused', reason: pressure.reason, retryAfterMs: pressure.retryAfterMs }));
       return;
     }
     let body: Buffer;
