@@ -3,9 +3,13 @@
  * the pipeline run (string code scorers) or the ingest path (OTLP/HTTP JSON) with node:inspector and
  * writes a .cpuprofile (summarise it with bench/profile-summary.ts).
  *
- *     node --import tsx bench/profile-pipeline.ts pipeline|ingest-json|extract <out.cpuprofile>
+ *     node --import tsx bench/profile-pipeline.ts pipeline|ingest-json|extract|kafka <out.cpuprofile>
+ *
+ * `kafka` needs the development broker (scripts/kafka/start.sh); it writes the topic before profiling and
+ * profiles only the tracejudge consumer (Kafka source → assembler → pipeline).
  */
 import { writeFileSync } from 'node:fs';
+import { Kafka, logLevel } from 'kafkajs';
 import { Session } from 'node:inspector/promises';
 import { TraceAssembler } from '../src/ingest/assembler.js';
 import { createOtlpHttpReceiver } from '../src/ingest/http/receiver.js';
@@ -15,10 +19,18 @@ import { startService } from '../src/service.js';
 import { benchPipeline, STRING_SCORERS } from './lib/bench-service.js';
 import { buildDataset } from './lib/dataset.js';
 import { postAll } from './lib/http-client.js';
+import { produceDataset, tracejudgeConsume } from './scenarios/kafka.js';
 
 process.env.TRACEJUDGE_LOG_LEVEL ??= 'warn';
 const [what = 'pipeline', out = 'hot-path.cpuprofile'] = process.argv.slice(2);
-const ds = buildDataset(what, 1500, 512, { seed: 99, messageSize: 'llm' });
+const ds = what === 'kafka' ? buildDataset(what, 5000, 64, { seed: 77, messageSize: 'llm' }) : buildDataset(what, 1500, 512, { seed: 99, messageSize: 'llm' });
+const kafkaTopic = `profile_otlp_${process.pid}`;
+const kafka = new Kafka({ clientId: 'tracejudge-profile', brokers: ['127.0.0.1:9092'], logLevel: logLevel.NOTHING });
+const admin = kafka.admin();
+if (what === 'kafka') {
+  await admin.connect();
+  await produceDataset(kafka, admin, ds, kafkaTopic);
+}
 const session = new Session();
 session.connect();
 await session.post('Profiler.enable');
@@ -36,6 +48,9 @@ if (what === 'pipeline') {
   await postAll(port, ds.json, 'application/json', 4);
   await assembler.close();
   await receiver.shutdown();
+} else if (what === 'kafka') {
+  const t = await tracejudgeConsume(kafkaTopic, ds, 120_000);
+  process.stderr.write(`kafka: ${t.traces} traces, ${Math.round(t.spans / t.seconds)} spans/s\n`);
 } else {
   for (const b of ds.proto) {
     const spans = decodeTraceRequestProto(b).spans;
@@ -47,4 +62,8 @@ if (what === 'pipeline') {
 const { profile } = await session.post('Profiler.stop');
 writeFileSync(out, JSON.stringify(profile));
 session.disconnect();
+if (what === 'kafka') {
+  await admin.deleteTopics({ topics: [kafkaTopic] }).catch(() => undefined);
+  await admin.disconnect();
+}
 process.stderr.write(`wrote ${out}\n`);

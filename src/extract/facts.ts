@@ -7,10 +7,11 @@ import type { Span } from '../ingest/span.js';
 import type { Convention } from './agent-run.js';
 import { aisdk } from './conventions/aisdk.js';
 import { genai } from './conventions/genai.js';
+import { Deferred } from './conventions/lazy.js';
 import { mastra } from './conventions/mastra.js';
 import { openinference } from './conventions/openinference.js';
 import { openllmetry } from './conventions/openllmetry.js';
-import type { ConventionSelector, SpanFacts, ToolFacts } from './conventions/types.js';
+import type { ConventionSelector, Msg, SpanFacts, ToolFacts } from './conventions/types.js';
 import type { SpanTree } from './tree.js';
 import { asString } from './values.js';
 
@@ -47,11 +48,13 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 export function mergeFacts(list: readonly SpanFacts[]): SpanFacts {
   const out: SpanFacts = {};
   let missing: Set<string> | undefined;
+  const inputs: Array<Deferred<Msg[]>> = [];
+  const systems: Array<Deferred<string[]>> = [];
   for (const f of list) {
     if (out.role === undefined && f.role !== undefined) out.role = f.role;
     if (out.agentName === undefined && f.agentName !== undefined) out.agentName = f.agentName;
-    if (out.input === undefined && f.input !== undefined && f.input.length > 0) out.input = f.input;
-    if (out.system === undefined && f.system !== undefined && f.system.length > 0) out.system = f.system;
+    if (f.input !== undefined) inputs.push(f.input);
+    if (f.system !== undefined) systems.push(f.system);
     if (out.output === undefined && f.output !== undefined && f.output.length > 0) out.output = f.output;
     if (out.documents === undefined && f.documents !== undefined) out.documents = f.documents;
     if (out.model === undefined && f.model !== undefined) out.model = f.model;
@@ -65,7 +68,18 @@ export function mergeFacts(list: readonly SpanFacts[]): SpanFacts {
     }
   }
   if (!out.output && missing !== undefined) out.missing = [...missing];
+  // Input and system stay lazy through the merge: the first non-empty one wins when a run reads it.
+  if (inputs.length > 0) out.input = Deferred.of(() => firstNonEmpty(inputs));
+  if (systems.length > 0) out.system = Deferred.of(() => firstNonEmpty(systems));
   return out;
+}
+
+function firstNonEmpty<T>(list: ReadonlyArray<Deferred<T[]>>): T[] | undefined {
+  for (const d of list) {
+    const v = d.value;
+    if (v !== undefined && v.length > 0) return v;
+  }
+  return undefined;
 }
 
 /** Failure text of a span from its status and `exception` events; `undefined` when it did not fail. */

@@ -112,8 +112,16 @@ function toRunMessage(m: Msg): RunMessage {
 
 /** The user turn that started the run (the last user message), the system prompt apart, and the history before it. */
 function runInput(runFacts: SpanFacts, firstLlm: SpanFacts | undefined): InputParts {
-  const hasUser = (msgs: Msg[] | undefined): boolean => (msgs ?? []).some((m) => m.role === 'user' && m.text);
-  const msgs = hasUser(runFacts.input) ? (runFacts.input as Msg[]) : hasUser(firstLlm?.input) ? (firstLlm?.input as Msg[]) : (runFacts.input ?? firstLlm?.input ?? []);
+  const hasUser = (msgs: Msg[] | undefined): msgs is Msg[] => (msgs ?? []).some((m) => m.role === 'user' && m.text);
+  const runIn = runFacts.input?.value;
+  // The first LLM call's input is parsed only when the run span lacks the user turn (or the system prompt).
+  const llmIn = (): Msg[] | undefined => firstLlm?.input?.value;
+  let msgs: Msg[];
+  if (hasUser(runIn)) msgs = runIn;
+  else {
+    const firstIn = llmIn();
+    msgs = hasUser(firstIn) ? firstIn : (runIn ?? firstIn ?? []);
+  }
   let idx = -1;
   for (let i = msgs.length - 1; i >= 0; i--) {
     const m = msgs[i] as Msg;
@@ -125,10 +133,10 @@ function runInput(runFacts: SpanFacts, firstLlm: SpanFacts | undefined): InputPa
   const user = idx >= 0 ? [toRunMessage(msgs[idx] as Msg)] : [];
   const remembered = idx > 0 ? msgs.slice(0, idx).filter((m) => m.role !== 'system' && (m.text || m.toolCalls)).map(toRunMessage) : [];
   const sysTexts =
-    runFacts.system ??
-    nonEmptyList((runFacts.input ?? []).filter((m) => m.role === 'system').map((m) => m.text)) ??
-    firstLlm?.system ??
-    nonEmptyList((firstLlm?.input ?? []).filter((m) => m.role === 'system').map((m) => m.text)) ??
+    runFacts.system?.value ??
+    nonEmptyList((runIn ?? []).filter((m) => m.role === 'system').map((m) => m.text)) ??
+    firstLlm?.system?.value ??
+    nonEmptyList((llmIn() ?? []).filter((m) => m.role === 'system').map((m) => m.text)) ??
     [];
   return { user, system: sysTexts.filter((t) => t.length > 0).map((t) => ({ role: 'system', content: t })), remembered };
 }
@@ -157,7 +165,7 @@ function messageResults(llms: Span[], infos: ReadonlyMap<string, SpanInfo>): Map
   const out = new Map<string, { result: unknown; isError: boolean }>();
   for (const l of llms) {
     const f = factsOf(infos, l);
-    for (const m of [...(f.input ?? []), ...(f.output ?? [])]) {
+    for (const m of [...(f.input?.value ?? []), ...(f.output ?? [])]) {
       for (const r of m.toolResults ?? []) if (r.id && !out.has(r.id)) out.set(r.id, { result: r.result, isError: r.isError === true });
     }
   }
@@ -186,7 +194,10 @@ function messageOutcome(r: { result: unknown; isError: boolean }): Outcome {
  * with its result or error taken from the later messages.
  */
 function toolInvocations(tools: Span[], llms: Span[], infos: ReadonlyMap<string, SpanInfo>): ToolInvocation[] {
-  const fromMessages = messageResults(llms, infos);
+  // Tool results recovered from the conversation, read (every LLM input parsed) only when a tool span
+  // lacks its result or a call was never traced as a tool span.
+  let recovered: Map<string, { result: unknown; isError: boolean }> | undefined;
+  const fromMessages = (): Map<string, { result: unknown; isError: boolean }> => (recovered ??= messageResults(llms, infos));
   const asked: Array<{ call: NormToolCall; id: string; at: bigint }> = [];
   const seenAsk = new Set<string>();
   llms.forEach((l, li) => {
@@ -217,12 +228,12 @@ function toolInvocations(tools: Span[], llms: Span[], infos: ReadonlyMap<string,
     }
     let outcome: Outcome = { hasResult: f.hasResult === true, result: f.result };
     if (info?.error !== undefined) outcome = { error: info.error, hasResult: false };
-    else if (!outcome.hasResult && callId !== undefined && fromMessages.has(callId)) outcome = messageOutcome(fromMessages.get(callId) as { result: unknown; isError: boolean });
+    else if (!outcome.hasResult && callId !== undefined && fromMessages().has(callId)) outcome = messageOutcome(fromMessages().get(callId) as { result: unknown; isError: boolean });
     timed.push({ at: t.startTimeUnixNano, inv: invocation(callId ?? t.spanId, name, f.args, outcome) });
   }
   for (const a of asked) {
     if (used.has(a.id)) continue;
-    const r = a.call.id !== undefined ? fromMessages.get(a.call.id) : undefined;
+    const r = a.call.id !== undefined ? fromMessages().get(a.call.id) : undefined;
     timed.push({ at: a.at, inv: invocation(a.id, a.call.name, a.call.args, r ? messageOutcome(r) : { hasResult: false }) });
   }
   // Stable sort keeps span order for equal times.

@@ -9,6 +9,7 @@ import { anyToMessages, openAiToolCalls, outputText } from '../messages.js';
 import type { SpanTree } from '../tree.js';
 import { attr, attrJson, attrStr, firstCount, firstStr, hasPrefix, inParseScope, onParseScopeExit } from '../values.js';
 import { readGenAi } from './genai.js';
+import { Deferred, systemTextsOf } from './lazy.js';
 import type { ConventionSelector, Msg, SpanFacts } from './types.js';
 
 const OUTER = new Set(['ai.generateText', 'ai.streamText', 'ai.generateObject', 'ai.streamObject']);
@@ -76,13 +77,13 @@ function readLegacy(span: Span): SpanFacts {
     facts.role = 'agent';
     facts.agentName = firstStr(a, NAME_KEYS) ?? op;
     const prompt = attr(a, 'ai.prompt');
-    if (prompt !== undefined) splitSystem(anyToMessages(prompt), facts);
+    if (prompt !== undefined) splitSystem(prompt, facts);
     const out = responseMessage(span);
     if (out) facts.output = out;
   } else if (INNER.has(op)) {
     facts.role = 'llm';
     const msgs = attr(a, 'ai.prompt.messages');
-    if (msgs !== undefined) splitSystem(anyToMessages(msgs), facts);
+    if (msgs !== undefined) splitSystem(msgs, facts);
     const out = responseMessage(span);
     if (out) facts.output = out;
     else facts.missing = ['ai.response.text'];
@@ -101,11 +102,14 @@ function readLegacy(span: Span): SpanFacts {
   return facts;
 }
 
-/** Moves `system` messages out of `msgs` into `facts.system`; the rest become `facts.input`. */
-function splitSystem(msgs: Msg[], facts: SpanFacts): void {
-  const sys = msgs.filter((m) => m.role === 'system').map((m) => m.text).filter((t) => t.length > 0);
-  if (sys.length > 0) facts.system = sys;
-  facts.input = msgs.filter((m) => m.role !== 'system');
+/**
+ * `facts.input` and `facts.system` from one prompt, parsed when either is first read: `system` messages
+ * go to `facts.system` (undefined when none), the rest to `facts.input`.
+ */
+function splitSystem(prompt: unknown, facts: SpanFacts): void {
+  const msgs = Deferred.of(() => anyToMessages(prompt));
+  facts.input = Deferred.of(() => msgs.value?.filter((m) => m.role !== 'system'));
+  facts.system = Deferred.of(() => systemTextsOf(msgs.value));
 }
 
 function readV7(span: Span, tree: SpanTree): SpanFacts {

@@ -8,6 +8,7 @@ import type { Attributes, Span } from '../../ingest/span.js';
 import { anyToMessages, openAiToolCalls, textOfContent } from '../messages.js';
 import type { SpanTree, SpanEventLike } from '../tree.js';
 import { attr, attrJson, attrStr, firstCount, firstStr, hasPrefix, inParseScope, isRecord, asString, onParseScopeExit, parseJsonish } from '../values.js';
+import { Deferred } from './lazy.js';
 import type { ConventionSelector, Msg, SpanFacts, SpanRole } from './types.js';
 
 const OP_ROLES: Record<string, SpanRole> = {
@@ -118,18 +119,18 @@ function readEvents(events: SpanEventLike[], facts: SpanFacts): void {
     }
     input.push(msg);
   }
-  if (input.length > 0 && !facts.input) facts.input = input;
+  if (input.length > 0 && !facts.input) facts.input = Deferred.known(input);
   if (output.length > 0 && !facts.output) facts.output = output;
 }
 
 /** `gen_ai.input.messages` / `gen_ai.output.messages` / `gen_ai.system_instructions` of an attribute set. */
 function readContentAttributes(a: Attributes, facts: SpanFacts): void {
   const input = attr(a, 'gen_ai.input.messages');
-  if (input !== undefined && !facts.input) facts.input = anyToMessages(input);
+  if (input !== undefined && !facts.input) facts.input = Deferred.of(() => anyToMessages(input));
   const output = attr(a, 'gen_ai.output.messages');
   if (output !== undefined && !facts.output) facts.output = anyToMessages(output, 'assistant');
   const sys = attr(a, 'gen_ai.system_instructions');
-  if (sys !== undefined && !facts.system) facts.system = systemInstructions(sys);
+  if (sys !== undefined && !facts.system) facts.system = Deferred.of(() => systemInstructions(sys));
 }
 
 /**

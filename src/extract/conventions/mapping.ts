@@ -8,6 +8,7 @@ import type { FieldRef, MappingRule } from '../../config/sections/extract.js';
 import type { Span } from '../../ingest/span.js';
 import { anyToMessages, outputText, textOfContent } from '../messages.js';
 import { asCount, asString, attr, isRecord, parseJsonish } from '../values.js';
+import { Deferred } from './lazy.js';
 import type { ConventionSelector, SpanFacts } from './types.js';
 
 type PathStep = string | number;
@@ -72,7 +73,7 @@ function read(rule: MappingRule, span: Span): SpanFacts {
   const name = asString(readRef(span, rule.agentName));
   if (name) facts.agentName = name;
   const input = readRef(span, rule.input);
-  if (input !== undefined) facts.input = anyToMessages(input);
+  if (input !== undefined) facts.input = Deferred.of(() => anyToMessages(input));
   const output = readRef(span, rule.output);
   if (output !== undefined) {
     const t = outputText(output);
@@ -81,7 +82,7 @@ function read(rule: MappingRule, span: Span): SpanFacts {
   const system = readRef(span, rule.system);
   if (system !== undefined) {
     const t = typeof system === 'string' ? system : textOfContent(system) || outputText(system);
-    if (t) facts.system = [t];
+    if (t) facts.system = Deferred.known([t]);
   }
   if (rule.role === 'tool') {
     const result = readRef(span, rule.toolResult);

@@ -7,6 +7,7 @@
 import type { Span } from '../../ingest/span.js';
 import { anyToMessages, outputText } from '../messages.js';
 import { attr, attrJson, attrStr, firstStr, hasPrefix, parseJsonish } from '../values.js';
+import { Deferred, systemTextsOf } from './lazy.js';
 import type { ConventionSelector, Msg, SpanFacts, SpanRole } from './types.js';
 
 const TYPE_ROLES: Record<string, SpanRole> = {
@@ -59,11 +60,11 @@ function read(span: Span): SpanFacts {
     const name = agentNameOf(span);
     if (name) facts.agentName = name;
     const input = attr(a, 'mastra.agent_run.input') ?? attr(a, 'mastra.input') ?? attr(a, 'input');
-    if (input !== undefined) facts.input = anyToMessages(input);
+    if (input !== undefined) facts.input = Deferred.of(() => anyToMessages(input));
     const output = attr(a, 'mastra.agent_run.output') ?? attr(a, 'mastra.output') ?? attr(a, 'output');
     if (output !== undefined) facts.output = asAssistant(output);
     const sys = attrStr(a, 'gen_ai.system_instructions');
-    if (sys && !sys.trimStart().startsWith('[')) facts.system = [sys];
+    if (sys && !sys.trimStart().startsWith('[')) facts.system = Deferred.known([sys]);
   } else if (role === 'tool') {
     const hasResult = attr(a, 'gen_ai.tool.output') !== undefined || (attr(a, 'gen_ai.tool.call.result') === undefined && attr(a, 'output') !== undefined);
     facts.tool = {};
@@ -78,14 +79,12 @@ function read(span: Span): SpanFacts {
     if (a['gen_ai.tool.success'] === false) facts.tool.error = firstStr(a, ['error.message']) ?? 'tool reported failure';
   } else if (role === 'llm') {
     const prompt = attr(a, 'gen_ai.prompt') ?? attr(a, 'input');
-    if (prompt !== undefined && attr(a, 'gen_ai.input.messages') === undefined) facts.input = anyToMessages(prompt);
+    if (prompt !== undefined && attr(a, 'gen_ai.input.messages') === undefined) facts.input = Deferred.of(() => anyToMessages(prompt));
     const completion = attr(a, 'gen_ai.completion') ?? attr(a, 'output');
     if (completion !== undefined && attr(a, 'gen_ai.output.messages') === undefined) facts.output = asAssistant(completion);
   }
-  if (facts.input) {
-    const sys = facts.input.filter((m) => m.role === 'system').map((m) => m.text).filter((t) => t);
-    if (sys.length > 0 && !facts.system) facts.system = sys;
-  }
+  const input = facts.input;
+  if (input && !facts.system) facts.system = Deferred.of(() => systemTextsOf(input.value));
   if (a.error === true) facts.error = firstStr(a, ['error.message', 'error.type']) ?? 'error';
   const model = firstStr(a, ['gen_ai.response.model', 'gen_ai.request.model']);
   if (model) facts.model = model;

@@ -5,6 +5,7 @@
  */
 import type { AttributeValue, Attributes } from '../../ingest/span.js';
 import { anyToMessages } from '../messages.js';
+import { Deferred, systemTextsOf } from './lazy.js';
 import { asString, attr, attrStr, firstCount, firstStr, parseJsonish, unflatten } from '../values.js';
 import type { ConventionSelector, Msg, NormToolCall, SpanFacts, SpanRole } from './types.js';
 
@@ -63,6 +64,14 @@ function rowToMsg(row: Record<string, AttributeValue>): Msg {
   return msg;
 }
 
+/** The flattened input messages, else the parsed `input.value`. */
+function inputMessages(a: Attributes): Msg[] | undefined {
+  const inMsgs = flatMessages(a, 'llm.input_messages');
+  if (inMsgs.length > 0) return inMsgs;
+  const input = ioValue(a, 'input');
+  return input !== undefined ? anyToMessages(input) : undefined;
+}
+
 function read(span: { attributes: Attributes; name: string }): SpanFacts {
   const a = span.attributes;
   const kind = (attrStr(a, 'openinference.span.kind') ?? '').toUpperCase();
@@ -82,18 +91,14 @@ function read(span: { attributes: Attributes; name: string }): SpanFacts {
     if (input !== undefined) facts.tool.args = input;
     if (output !== undefined) facts.tool.result = output;
   } else {
-    const inMsgs = flatMessages(a, 'llm.input_messages');
     const outMsgs = flatMessages(a, 'llm.output_messages');
-    const input = inMsgs.length > 0 ? undefined : ioValue(a, 'input');
     const output = outMsgs.length > 0 ? undefined : ioValue(a, 'output');
-    if (inMsgs.length > 0) facts.input = inMsgs;
-    else if (input !== undefined) facts.input = anyToMessages(input);
     if (outMsgs.length > 0) facts.output = outMsgs;
     else if (output !== undefined) facts.output = anyToMessages(output, 'assistant').map((m) => (m.role === 'user' ? { ...m, role: 'assistant' } : m));
-    if (facts.input) {
-      const sys = facts.input.filter((m) => m.role === 'system').map((m) => m.text).filter((t) => t);
-      if (sys.length > 0) facts.system = sys;
-    }
+    // The input (and the system prompt inside it) is read when a run asks for it.
+    const input = Deferred.of(() => inputMessages(a));
+    facts.input = input;
+    facts.system = Deferred.of(() => systemTextsOf(input.value));
     if (role === 'llm' && !facts.output) facts.missing = ['llm.output_messages', 'output.value'];
   }
   const docs = unflatten(a, 'retrieval.documents')

@@ -7,6 +7,7 @@
 import type { AttributeValue, Attributes, Span } from '../../ingest/span.js';
 import { anyToMessages } from '../messages.js';
 import { asString, attr, attrStr, firstStr, hasAnyPrefix, isRecord, parseJsonish, unflatten } from '../values.js';
+import { Deferred, systemTextsOf } from './lazy.js';
 import type { ConventionSelector, Msg, NormToolCall, SpanFacts } from './types.js';
 
 /** `{args, kwargs}` unwrapped: one positional argument, or the keyword arguments, or the whole record. */
@@ -75,18 +76,16 @@ function read(span: Span): SpanFacts {
   const completions = flatMsgs(a, 'gen_ai.completion');
   if (prompts.length > 0 || completions.length > 0 || attrStr(a, 'llm.request.type') !== undefined) {
     if (!facts.role) facts.role = 'llm';
-    if (prompts.length > 0) facts.input = prompts;
+    if (prompts.length > 0) facts.input = Deferred.known(prompts);
     if (completions.length > 0) facts.output = completions;
     else facts.missing = ['gen_ai.completion.0.content'];
   }
-  if (!facts.input && input !== undefined) facts.input = anyToMessages(entityValue(input));
+  if (!facts.input && input !== undefined) facts.input = Deferred.of(() => anyToMessages(entityValue(input)));
   if (!facts.output && output !== undefined) {
     facts.output = anyToMessages(entityValue(output), 'assistant').map((m) => (m.role === 'user' ? { ...m, role: 'assistant' } : m));
   }
-  if (facts.input) {
-    const sys = facts.input.filter((m) => m.role === 'system').map((m) => m.text).filter((t) => t);
-    if (sys.length > 0) facts.system = sys;
-  }
+  const inputMsgs = facts.input;
+  if (inputMsgs) facts.system = Deferred.of(() => systemTextsOf(inputMsgs.value));
   const model = firstStr(a, ['gen_ai.response.model', 'gen_ai.request.model']);
   if (model) facts.model = model;
   return facts;

@@ -6,6 +6,7 @@
 import type { Span } from '../../ingest/span.js';
 import type { Convention } from '../agent-run.js';
 import type { SpanTree } from '../tree.js';
+import type { Deferred } from './lazy.js';
 
 /** A tool call as seen inside a message (an assistant turn that called a tool). */
 export interface NormToolCall {
@@ -48,10 +49,10 @@ export interface ToolFacts {
 export interface SpanFacts {
   role?: SpanRole;
   agentName?: string;
-  /** Messages the span received (system, history, the user turn), in order. */
-  input?: Msg[];
-  /** System instructions carried apart from the messages. */
-  system?: string[];
+  /** Messages the span received (system, history, the user turn), in order; parsed when first read. */
+  input?: Deferred<Msg[]>;
+  /** System instructions carried apart from the messages; parsed when first read. */
+  system?: Deferred<string[]>;
   /** Messages the span produced. */
   output?: Msg[];
   tool?: ToolFacts;

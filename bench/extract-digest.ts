@@ -1,0 +1,30 @@
+/**
+ * A digest of everything extraction produces over the generated datasets (both message profiles, several
+ * seeds) and the recorded fixtures: runs, their span ids and the explanations. Refactors of the hot path
+ * must leave it unchanged; run it before and after (`node --import tsx bench/extract-digest.ts`).
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { extractTraces } from '../src/extract/extract.js';
+import { decodeTraceRequestJson, decodeTraceRequestProto } from '../src/ingest/otlp/decode.js';
+import type { Span } from '../src/ingest/span.js';
+import { buildDataset } from './lib/dataset.js';
+
+const hash = createHash('sha256');
+let runs = 0;
+let traces = 0;
+const add = (spans: readonly Span[]): void => {
+  for (const t of extractTraces(spans)) {
+    traces++;
+    runs += t.contexts.length;
+    hash.update(JSON.stringify({ traceId: t.traceId, explanation: t.explanation, runs: t.contexts.map((c) => ({ run: c.run, spans: c.spans.map((s) => s.spanId) })) }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)));
+  }
+};
+for (const [seed, messageSize] of [[77, 'llm'], [99, 'llm'], [5, 'small'], [11, 'small']] as const) {
+  const ds = buildDataset('digest', 1500, 64, { seed, messageSize });
+  for (const b of ds.proto) add(decodeTraceRequestProto(b).spans);
+}
+const dir = join(import.meta.dirname, '../test/fixtures/traces');
+for (const f of readdirSync(dir).filter((n) => n.endsWith('.json')).sort()) add(decodeTraceRequestJson(readFileSync(join(dir, f))).spans);
+process.stdout.write(`${traces} traces, ${runs} runs, sha256 ${hash.digest('hex')}\n`);
