@@ -265,7 +265,7 @@ export class TraceAssembler implements SpanSink {
         late++;
         continue;
       }
-      if (t.spanIds.has(span.spanId)) {
+      if (t.hasSpan(span.spanId)) {
         this.stats.duplicateSpans++;
         continue;
       }
@@ -384,11 +384,10 @@ export class TraceAssembler implements SpanSink {
   /** Free a trace's bytes and settle the batches that fed it. */
   private release(t: HeldTrace): void {
     this.bytes -= t.bytes;
-    for (const ref of t.batches) {
+    for (const ref of t.takeBatches()) {
       ref.pending--;
       if (ref.pending === 0) this.callSettled(ref);
     }
-    t.batches.clear();
   }
 
   private callSettled(ref: BatchRef): void {

@@ -315,3 +315,30 @@ describe('TraceAssembler.pressure (the receivers ask it before decoding)', () =>
     expect(asm.offer(batch([span(T1, 'a', '')]))).toEqual({ accepted: true });
   });
 });
+
+describe('TraceAssembler held-trace bookkeeping', () => {
+  it('deduplicates in traces past the scanning size, and keeps every span id and parent id as sent', async () => {
+    const { traces, asm } = setup();
+    const ids = Array.from({ length: 40 }, (_, i) => (i + 1).toString(16));
+    // Children first (as batch span processors export them), then the root; every span twice.
+    asm.offer(batch(ids.slice(1).map((id) => span(T1, id, '1'))));
+    asm.offer(batch([span(T1, '1', ''), ...ids.map((id) => span(T1, id, id === '1' ? '' : '1'))]));
+    await asm.flush();
+    expect(traces).toHaveLength(1);
+    const got = traces[0]?.spans ?? [];
+    expect(got).toHaveLength(40);
+    expect(asm.stats.duplicateSpans).toBe(40);
+    expect(new Set(got.map((s) => s.spanId)).size).toBe(40);
+    for (const s of got) expect(s.parentSpanId).toBe(s.spanId === '0000000000000001' ? '' : '0000000000000001');
+  });
+
+  it('settles each batch once when a trace is fed by many batches, including the same batch twice', async () => {
+    const { asm } = setup();
+    const settled = { first: 0, second: 0, third: 0 };
+    asm.offer(batch([span(T1, 'b', 'a'), span(T1, 'c', 'a')], () => settled.first++));
+    asm.offer(batch([span(T1, 'd', 'a')], () => settled.second++));
+    asm.offer(batch([span(T1, 'a', ''), span(T2, 'a', '')], () => settled.third++));
+    await asm.flush();
+    expect(settled).toEqual({ first: 1, second: 1, third: 1 });
+  });
+});

@@ -6,6 +6,7 @@
 import type { Attributes, AttributeValue, Resource, Scope } from '../span.js';
 import { DecodeError, errorMessage } from '../../errors.js';
 import { normalizeHexId } from './hex.js';
+import { internAttribute } from './intern.js';
 import { compactAttributes } from './compact.js';
 import { ItemRejected, MAX_VALUE_DEPTH } from './result.js';
 
@@ -182,7 +183,7 @@ export function keyValues(list: unknown[], target: Attributes, depth: number): v
   for (const kv of list) {
     if (!isObject(kv) || typeof kv.key !== 'string') throw new ItemRejected('attributes: expected {key, value} objects with a string key');
     const value = kv.value === undefined || kv.value === null ? null : anyValue(kv.value, depth);
-    if (kv.key !== '__proto__') target[kv.key] = value;
+    if (kv.key !== '__proto__') target[kv.key] = typeof value === 'string' ? internAttribute(kv.key, value) : value;
   }
 }
 

@@ -19,6 +19,7 @@ import {
   describe,
   type JsonObject,
 } from './json-common.js';
+import { intern } from './intern.js';
 import { NO_EVENTS, NO_LINKS, shareTraceIds, statusOf } from './compact.js';
 import { clampEnum } from './proto-reader.js';
 import { ItemRejected, Rejections, type TraceDecodeResult } from './result.js';
@@ -75,7 +76,7 @@ function spanOf(s: unknown, resource: Resource, scope: Scope): Span {
     parentSpanId: optionalId(s, 'parentSpanId', 'parent_span_id', 8),
     traceState: str(s, 'traceState', 'trace_state'),
     flags: uint32(s, 'flags', 'flags'),
-    name: str(s, 'name'),
+    name: intern(str(s, 'name')),
     kind: clampEnum<SpanKind>(enumField(s.kind, SPAN_KINDS, 'kind'), 5),
     startTimeUnixNano: nanos(s, 'startTimeUnixNano', 'start_time_unix_nano'),
     endTimeUnixNano: nanos(s, 'endTimeUnixNano', 'end_time_unix_nano'),

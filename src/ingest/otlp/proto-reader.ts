@@ -6,6 +6,7 @@
  */
 import protobuf from 'protobufjs';
 import type { Attributes, AttributeValue, Resource, Scope } from '../span.js';
+import { internAttribute } from './intern.js';
 import { allZero, bytesToHex } from './hex.js';
 import { ItemRejected, MAX_VALUE_DEPTH } from './result.js';
 
@@ -166,6 +167,7 @@ export function readKeyValue(r: Reader, end: number, target: Attributes, depth: 
     else r.skipType(t & 7);
   }
   checkEnd(r, end);
+  if (typeof value === 'string') value = internAttribute(key, value);
   if (key !== '__proto__') target[key] = value;
 }
 

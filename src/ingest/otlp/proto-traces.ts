@@ -1,6 +1,7 @@
 /** OTLP/protobuf `ExportTraceServiceRequest` → Span[] (see proto-reader.ts for the approach). */
 import type { Attributes, Resource, Scope, Span, SpanEvent, SpanKind, SpanLink, StatusCode } from '../span.js';
 import { checkEnd, clampEnum, readFixed64, readId, readKeyValue, sub, tag, type Reader } from './proto-reader.js';
+import { intern } from './intern.js';
 import { readEnvelope } from './proto-envelope.js';
 import { compactAttributes, NO_EVENTS, NO_LINKS, shareTraceIds, statusOf, UNSET_STATUS } from './compact.js';
 import { ItemRejected, type TraceDecodeResult } from './result.js';
@@ -52,7 +53,7 @@ function readSpan(r: Reader, end: number, resource: Resource, scope: Scope): Spa
         flags = r.fixed32();
         break;
       case tag(5, 2):
-        name = r.string();
+        name = intern(r.string());
         break;
       case tag(6, 0):
         kind = r.int32();

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { decodeTraceRequestJson, decodeTraceRequestProto } from '../../src/ingest/otlp/decode.js';
+import { intern, internAttribute, internedSizes, MAX_INTERNED_CONFIG_CHARS, MAX_INTERNED_ENTRIES, MAX_INTERNED_LENGTH } from '../../src/ingest/otlp/intern.js';
+import { encodeTraceRequest, jsonSpan, jsonTraceRequest } from './helpers.js';
+
+describe('interning of attribute values', () => {
+  it('never changes a value, whatever its length or key', () => {
+    const long = 'x'.repeat(MAX_INTERNED_LENGTH + 1);
+    expect(intern('gpt-4o')).toBe('gpt-4o');
+    expect(intern(long)).toBe(long);
+    expect(internAttribute('gen_ai.system_instructions', long)).toBe(long);
+    expect(internAttribute('gen_ai.input.messages', long)).toBe(long);
+    expect(internAttribute('llm.tools.0.tool.json_schema', `${long}!`)).toBe(`${long}!`);
+  });
+
+  it('stays bounded on a high-cardinality stream (ids, unique texts)', () => {
+    for (let i = 0; i < MAX_INTERNED_ENTRIES * 3; i++) intern(`call_${i}`);
+    expect(internedSizes().short).toBeLessThanOrEqual(MAX_INTERNED_ENTRIES);
+    const big = 'y'.repeat(100_000);
+    for (let i = 0; i < 200; i++) internAttribute('gen_ai.tool.definitions', `${i}${big}`);
+    expect(internedSizes().configChars).toBeLessThanOrEqual(MAX_INTERNED_CONFIG_CHARS);
+  });
+
+  it('decoded spans carry the same values as sent, through both decoders', () => {
+    const attrs = {
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.system_instructions': 'You are a careful assistant. '.repeat(20),
+      'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'hi '.repeat(100) }] }]),
+      'gen_ai.usage.input_tokens': 12,
+    };
+    const kv = Object.entries(attrs).map(([key, v]) => ({ key, value: typeof v === 'number' ? { intValue: v } : { stringValue: v } }));
+    const ids = (n: number) => ({ traceId: Buffer.from('0af7651916cd43dd8448eb211c80319c', 'hex'), spanId: Buffer.from(`00000000000000${n}${n}`, 'hex') });
+    const proto = decodeTraceRequestProto(encodeTraceRequest([1, 2].map((n) => ({ ...ids(n), name: 'chat gpt-4o', attributes: kv }))));
+    const json = decodeTraceRequestJson(jsonTraceRequest([1, 2].map(() => ({ ...jsonSpan('chat gpt-4o'), attributes: kv }))));
+    expect(proto.spans).toHaveLength(2);
+    expect(json.spans).toHaveLength(2);
+    for (const s of [...proto.spans, ...json.spans]) {
+      expect(s.name).toBe('chat gpt-4o');
+      expect(s.attributes).toEqual(attrs);
+    }
+  });
+});
