@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeTraceRequestJson, decodeTraceRequestProto } from '../../src/ingest/otlp/decode.js';
-import { intern, internAttribute, internedSizes, MAX_INTERNED_CONFIG_CHARS, MAX_INTERNED_ENTRIES, MAX_INTERNED_LENGTH } from '../../src/ingest/otlp/intern.js';
-import { encodeTraceRequest, jsonSpan, jsonTraceRequest } from './helpers.js';
+import { decodeUtf8, intern, internAttribute, internedSizes, MAX_INTERNED_CONFIG_CHARS, MAX_INTERNED_ENTRIES, MAX_INTERNED_LENGTH } from '../../src/ingest/otlp/intern.js';
+import { encodeTraceRequest, jsonSpan, jsonTraceRequest, prng } from './helpers.js';
 
 describe('interning of attribute values', () => {
   it('never changes a value, whatever its length or key', () => {
@@ -38,5 +38,28 @@ describe('interning of attribute values', () => {
       expect(s.name).toBe('chat gpt-4o');
       expect(s.attributes).toEqual(attrs);
     }
+  });
+});
+
+describe('decodeUtf8 (short strings from protobuf bytes)', () => {
+  it('equals Buffer#toString for random bytes: ASCII, multi-byte, invalid sequences, every length around the cache limit', () => {
+    const next = prng(42);
+    const rand = (): number => next() / 2 ** 32;
+    const alphabet = [0x61, 0x62, 0x2e, 0x5f, 0x30, 0x7a, 0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xff, 0x80, 0x00];
+    for (let n = 0; n < 20_000; n++) {
+      const len = Math.floor(rand() * (MAX_INTERNED_LENGTH + 16));
+      // Mostly ASCII from a tiny alphabet, so equal strings recur and slots collide; sometimes any byte.
+      const bytes = Buffer.alloc(len + 4);
+      const wild = rand() < 0.2;
+      for (let i = 0; i < bytes.length; i++) bytes[i] = wild ? Math.floor(rand() * 256) : (alphabet[Math.floor(rand() * 6)] as number);
+      expect(decodeUtf8(bytes, 2, 2 + len)).toBe(bytes.toString('utf8', 2, 2 + len));
+    }
+  });
+
+  it('returns the right text when two strings share a table slot', () => {
+    // Fill far more distinct strings than slots, then re-read all of them.
+    const texts = Array.from({ length: 30_000 }, (_, i) => `gen_ai.attr.${i}`);
+    for (const t of texts) decodeUtf8(Buffer.from(t), 0, t.length);
+    for (const t of texts) expect(decodeUtf8(Buffer.from(`##${t}`), 2, t.length + 2)).toBe(t);
   });
 });

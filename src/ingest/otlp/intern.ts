@@ -41,6 +41,11 @@ export function intern(s: string): string {
 /** `intern`, and for a configuration attribute (`key` in a fixed set) the shared instance at any length. */
 export function internAttribute(key: string, s: string): string {
   if (s.length <= MAX_INTERNED_LENGTH) return intern(s);
+  return internConfig(key, s);
+}
+
+/** For a configuration attribute longer than {@link MAX_INTERNED_LENGTH}, its shared instance; else `s`. */
+export function internConfig(key: string, s: string): string {
   if (!CONFIG_KEYS.has(key) && !key.startsWith('llm.tools.')) return s;
   const hit = configTable.get(s);
   if (hit !== undefined) return hit;
@@ -56,4 +61,36 @@ export function internAttribute(key: string, s: string): string {
 /** Current table sizes (for tests and diagnostics). */
 export function internedSizes(): { short: number; config: number; configChars: number } {
   return { short: table.size, config: configTable.size, configChars };
+}
+
+/**
+ * The protobuf decoder's short strings (attribute keys, span names, short values) straight from their
+ * bytes: an ASCII string of at most {@link MAX_INTERNED_LENGTH} bytes is looked up by a hash of its bytes
+ * in a fixed table of recent strings and, when found, returned without decoding or allocating. Keys then
+ * arrive already internalized for the attribute stores, and equal values share one instance.
+ */
+const ASCII_SLOTS = 8192;
+const asciiSlots: string[] = new Array<string>(ASCII_SLOTS).fill('');
+
+/** `buf[start, end)` as UTF-8 text (invalid sequences become U+FFFD, as `Buffer#toString` does). */
+export function decodeUtf8(buf: Buffer, start: number, end: number): string {
+  const len = end - start;
+  if (len === 0) return '';
+  if (len > MAX_INTERNED_LENGTH) return buf.toString('utf8', start, end);
+  let h = 0x811c9dc5 ^ len;
+  for (let i = start; i < end; i++) {
+    const b = buf[i] as number;
+    if (b >= 0x80) return intern(buf.toString('utf8', start, end));
+    h = Math.imul(h ^ b, 0x01000193);
+  }
+  const slot = (h >>> 0) % ASCII_SLOTS;
+  const cached = asciiSlots[slot] as string;
+  if (cached.length === len) {
+    let i = 0;
+    while (i < len && cached.charCodeAt(i) === buf[start + i]) i++;
+    if (i === len) return cached;
+  }
+  const text = buf.toString('latin1', start, end);
+  asciiSlots[slot] = text;
+  return text;
 }

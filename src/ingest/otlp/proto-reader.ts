@@ -6,7 +6,7 @@
  */
 import protobuf from 'protobufjs';
 import type { Attributes, AttributeValue, Resource, Scope } from '../span.js';
-import { internAttribute } from './intern.js';
+import { decodeUtf8, internConfig, MAX_INTERNED_LENGTH } from './intern.js';
 import { allZero, bytesToHex } from './hex.js';
 import { ItemRejected, MAX_VALUE_DEPTH } from './result.js';
 
@@ -28,6 +28,16 @@ export function sub(r: Reader, limit: number): number {
   const end = r.pos + len;
   if (end > limit) throw new RangeError(`length ${len} at byte offset ${at} runs past the end of its enclosing message (${limit})`);
   return end;
+}
+
+/** A length-delimited string field; short ASCII ones come from the shared table without decoding. */
+export function readString(r: Reader): string {
+  const len = r.uint32();
+  const start = r.pos;
+  // As protobufjs does: a length past the buffer is clamped (the enclosing checkEnd reports the overrun).
+  const end = Math.min(start + len, r.len);
+  r.pos = end;
+  return decodeUtf8(r.buf as Buffer, start, end);
 }
 
 /** Fails when a message's fields overran its declared length. */
@@ -108,7 +118,7 @@ export function readAnyValue(r: Reader, end: number, depth: number): AttributeVa
     const t = r.uint32();
     switch (t) {
       case tag(1, 2):
-        v = r.string();
+        v = readString(r);
         break;
       case tag(2, 0):
         v = r.bool();
@@ -162,12 +172,12 @@ export function readKeyValue(r: Reader, end: number, target: Attributes, depth: 
   let value: AttributeValue = null;
   while (r.pos < end) {
     const t = r.uint32();
-    if (t === tag(1, 2)) key = r.string();
+    if (t === tag(1, 2)) key = readString(r);
     else if (t === tag(2, 2)) value = readAnyValue(r, sub(r, end), depth);
     else r.skipType(t & 7);
   }
   checkEnd(r, end);
-  if (typeof value === 'string') value = internAttribute(key, value);
+  if (typeof value === 'string' && value.length > MAX_INTERNED_LENGTH) value = internConfig(key, value);
   if (key !== '__proto__') target[key] = value;
 }
 

@@ -1,7 +1,6 @@
 /** OTLP/protobuf `ExportTraceServiceRequest` → Span[] (see proto-reader.ts for the approach). */
 import type { Attributes, Resource, Scope, Span, SpanEvent, SpanKind, SpanLink, StatusCode } from '../span.js';
-import { checkEnd, clampEnum, readFixed64, readId, readKeyValue, sub, tag, type Reader } from './proto-reader.js';
-import { intern } from './intern.js';
+import { checkEnd, clampEnum, readFixed64, readId, readKeyValue, readString, sub, tag, type Reader } from './proto-reader.js';
 import { readEnvelope } from './proto-envelope.js';
 import { compactAttributes, NO_EVENTS, NO_LINKS, shareTraceIds, statusOf, UNSET_STATUS } from './compact.js';
 import { ItemRejected, type TraceDecodeResult } from './result.js';
@@ -53,7 +52,7 @@ function readSpan(r: Reader, end: number, resource: Resource, scope: Scope): Spa
         flags = r.fixed32();
         break;
       case tag(5, 2):
-        name = intern(r.string());
+        name = readString(r);
         break;
       case tag(6, 0):
         kind = r.int32();
@@ -111,7 +110,7 @@ function readEvent(r: Reader, end: number): SpanEvent {
   while (r.pos < end) {
     const t = r.uint32();
     if (t === tag(1, 1)) timeUnixNano = readFixed64(r);
-    else if (t === tag(2, 2)) name = r.string();
+    else if (t === tag(2, 2)) name = readString(r);
     else if (t === tag(3, 2)) {
       readKeyValue(r, sub(r, end), attributes, 0);
       stored++;
