@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeTraceRequestJson, decodeTraceRequestProto } from '../../src/ingest/otlp/decode.js';
-import { decodeUtf8, intern, internAttribute, internedSizes, MAX_INTERNED_CONFIG_CHARS, MAX_INTERNED_ENTRIES, MAX_INTERNED_LENGTH } from '../../src/ingest/otlp/intern.js';
+import { CONFIG_VALUES_PER_KEY, decodeUtf8, intern, internAttribute, internedSizes, MAX_CONFIG_KEYS, MAX_INTERNED_CONFIG_LENGTH, MAX_INTERNED_ENTRIES, MAX_INTERNED_LENGTH } from '../../src/ingest/otlp/intern.js';
 import { encodeTraceRequest, jsonSpan, jsonTraceRequest, prng } from './helpers.js';
 
 describe('interning of attribute values', () => {
@@ -16,9 +16,11 @@ describe('interning of attribute values', () => {
   it('stays bounded on a high-cardinality stream (ids, unique texts)', () => {
     for (let i = 0; i < MAX_INTERNED_ENTRIES * 3; i++) intern(`call_${i}`);
     expect(internedSizes().short).toBeLessThanOrEqual(MAX_INTERNED_ENTRIES);
-    const big = 'y'.repeat(100_000);
-    for (let i = 0; i < 200; i++) internAttribute('gen_ai.tool.definitions', `${i}${big}`);
-    expect(internedSizes().configChars).toBeLessThanOrEqual(MAX_INTERNED_CONFIG_CHARS);
+    const big = 'y'.repeat(MAX_INTERNED_CONFIG_LENGTH - 10);
+    for (let i = 0; i < 500; i++) internAttribute(`llm.tools.${i % 300}.tool.json_schema`, `${i}${big}`);
+    const sizes = internedSizes();
+    expect(sizes.configKeys).toBeLessThanOrEqual(MAX_CONFIG_KEYS);
+    expect(sizes.configChars).toBeLessThanOrEqual(MAX_CONFIG_KEYS * CONFIG_VALUES_PER_KEY * MAX_INTERNED_CONFIG_LENGTH);
   });
 
   it('decoded spans carry the same values as sent, through both decoders', () => {

@@ -15,8 +15,6 @@ export const MAX_INTERNED_LENGTH = 64;
 export const MAX_INTERNED_ENTRIES = 16_384;
 
 let table = new Map<string, string>();
-let configTable = new Map<string, string>();
-let configChars = 0;
 
 /** Attributes that carry an agent's configuration, the same on every LLM call of that agent. */
 const CONFIG_KEYS: ReadonlySet<string> = new Set([
@@ -25,8 +23,17 @@ const CONFIG_KEYS: ReadonlySet<string> = new Set([
   'llm.invocation_parameters',
   'ai.prompt.tools',
 ]);
-/** Bound on the characters held by the configuration table; reaching it restarts the table. */
-export const MAX_INTERNED_CONFIG_CHARS = 8 * 1024 * 1024;
+/** Configuration values longer than this are not interned. */
+export const MAX_INTERNED_CONFIG_LENGTH = 64 * 1024;
+/** Recent distinct values remembered per configuration key (agents of a fleet interleave). */
+export const CONFIG_VALUES_PER_KEY = 8;
+/** Configuration keys remembered (`llm.tools.<n>.…` keys are numbered). */
+export const MAX_CONFIG_KEYS = 64;
+/**
+ * Per configuration key, its most recent distinct values. A long value is compared with these (a string
+ * comparison stops at the first differing character) instead of being hashed whole for a map lookup.
+ */
+const recentConfig = new Map<string, string[]>();
 
 /** The shared instance equal to `s` when `s` is short, else `s` itself. Bounded; never changes a value. */
 export function intern(s: string): string {
@@ -46,21 +53,23 @@ export function internAttribute(key: string, s: string): string {
 
 /** For a configuration attribute longer than {@link MAX_INTERNED_LENGTH}, its shared instance; else `s`. */
 export function internConfig(key: string, s: string): string {
-  if (!CONFIG_KEYS.has(key) && !key.startsWith('llm.tools.')) return s;
-  const hit = configTable.get(s);
-  if (hit !== undefined) return hit;
-  if (configChars + s.length > MAX_INTERNED_CONFIG_CHARS) {
-    configTable = new Map<string, string>();
-    configChars = 0;
+  if (s.length > MAX_INTERNED_CONFIG_LENGTH || (!CONFIG_KEYS.has(key) && !key.startsWith('llm.tools.'))) return s;
+  let recent = recentConfig.get(key);
+  if (recent === undefined) {
+    if (recentConfig.size >= MAX_CONFIG_KEYS) recentConfig.clear();
+    recentConfig.set(key, (recent = []));
   }
-  configTable.set(s, s);
-  configChars += s.length;
+  for (const v of recent) if (v === s) return v;
+  if (recent.length >= CONFIG_VALUES_PER_KEY) recent.pop();
+  recent.unshift(s);
   return s;
 }
 
 /** Current table sizes (for tests and diagnostics). */
-export function internedSizes(): { short: number; config: number; configChars: number } {
-  return { short: table.size, config: configTable.size, configChars };
+export function internedSizes(): { short: number; configKeys: number; configChars: number } {
+  let configChars = 0;
+  for (const values of recentConfig.values()) for (const v of values) configChars += v.length;
+  return { short: table.size, configKeys: recentConfig.size, configChars };
 }
 
 /**
