@@ -13,6 +13,7 @@ import { createJudgeClient, type JudgeClient } from '../scorers/judge/client.js'
 import { markJudgeFetch } from '../scorers/self-exclusion.js';
 import { installJudge } from '../scorers/judge/resolver.js';
 import { judgeEnabled, resolveJudgeSettings } from '../scorers/judge/settings.js';
+import { elementPoolWarm } from '../scorers/code/completeness/element-pool.js';
 import { buildScorers, getScorerType } from '../scorers/registry.js';
 import { ConfigError, type ConfigIssue } from '../errors.js';
 import type { ConfiguredScorer } from './configured-scorer.js';
@@ -92,6 +93,8 @@ export async function scorersFromConfig(config: Config, options: { configPath?: 
       ...(options.configPath ? { configDir: dirname(options.configPath) } : {}),
     },
   );
+  // Completeness parses in worker threads: they load compromise and warm up before the first run.
+  await elementPoolWarm();
   const scorers = built.map<ConfiguredScorer>((b) => ({
     name: b.name,
     type: b.type,

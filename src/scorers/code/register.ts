@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { calledTool, didNotCall, equals, excludes, includes, matches, maxToolCalls, noToolErrors, similarity, toolOrder, usedNoTools } from '../checks/index.js';
 import type { ScorerLike } from '../core/types.js';
 import type { ScorerTypeDefinition } from '../registry.js';
+import { autoWorkers } from './completeness/element-pool.js';
 import { createCompletenessScorer } from './completeness/index.js';
 import { createContentSimilarityScorer } from './content-similarity/index.js';
 import { createGroundingScorer } from './grounding/index.js';
@@ -35,7 +36,7 @@ export function registerCodeScorerTypes(register: Register): void {
   code(register, 'content-similarity', (o) => (Object.keys(o).length === 0 ? createContentSimilarityScorer() : createContentSimilarityScorer(o)));
   code(register, 'textual-difference', () => createTextualDifferenceScorer());
   code(register, 'keyword-coverage', () => createKeywordCoverageScorer());
-  code(register, 'completeness', () => createCompletenessScorer());
+  code(register, 'completeness', (o) => createCompletenessScorer({ workers: o.workers === 'auto' ? autoWorkers() : o.workers }));
   code(register, 'tone', (o) => createToneScorer(o));
   code(register, 'tool-call-accuracy-code', (o) => createToolCallAccuracyScorerCode(o));
   code(register, 'trajectory-accuracy-code', (o) =>

@@ -9,7 +9,10 @@ export const codeOptionSchemas = {
   'content-similarity': z.strictObject({ ignoreCase: z.boolean().optional(), ignoreWhitespace: z.boolean().optional() }),
   'textual-difference': z.strictObject({}),
   'keyword-coverage': z.strictObject({}),
-  completeness: z.strictObject({}),
+  completeness: z.strictObject({
+    /** Worker threads for the `compromise` parse: `auto` (one per core but one, at most 4) or a count; 0 parses on the event loop. */
+    workers: z.union([z.literal('auto'), z.number().int().min(0).max(64)]).default('auto'),
+  }),
   tone: z.strictObject({ referenceTone: z.string().optional() }),
   'tool-call-accuracy-code': z
     .strictObject({

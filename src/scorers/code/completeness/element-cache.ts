@@ -13,6 +13,7 @@ export interface ElementCacheOptions {
 
 export class ElementCache {
   private readonly map = new Map<string, readonly string[]>();
+  private readonly inflight = new Map<string, Promise<string[]>>();
   private chars = 0;
   private readonly maxEntries: number;
   private readonly maxChars: number;
@@ -36,12 +37,40 @@ export class ElementCache {
     }
     this.misses++;
     const value = compute(text);
-    if (this.maxEntries > 0 && text.length <= this.maxChars) {
+    this.store(text, value);
+    return value;
+  }
+
+  private store(text: string, value: readonly string[]): void {
+    if (this.maxEntries > 0 && text.length <= this.maxChars && !this.map.has(text)) {
       this.map.set(text, [...value]);
       this.chars += text.length;
       this.evict();
     }
-    return value;
+  }
+
+  /**
+   * `get` for an asynchronous parse (worker threads): a text already being parsed is awaited, not parsed
+   * again (counted as a hit). A failed parse is not cached.
+   */
+  async getAsync(text: string, compute: (text: string) => Promise<string[]>): Promise<string[]> {
+    const hit = this.map.get(text);
+    if (hit !== undefined) return this.get(text, () => [...hit]);
+    const running = this.inflight.get(text);
+    if (running) {
+      this.hits++;
+      return [...(await running)];
+    }
+    this.misses++;
+    const parse = compute(text);
+    this.inflight.set(text, parse);
+    try {
+      const value = await parse;
+      this.store(text, value);
+      return [...value];
+    } finally {
+      this.inflight.delete(text);
+    }
   }
 
   /** Drops every entry (and the hit counts). */

@@ -2,26 +2,14 @@
  * Completeness (SCORERS §5.4): share of the input's elements (nouns, infinitive verbs, topics, terms,
  * via `compromise`) covered by the output's elements, with the reference's fuzzy coverage rule. Not rounded.
  */
-import nlp from 'compromise';
 import { createScorer } from '../../core/scorer.js';
 import { inputMessagesOf, joinMessageTexts } from '../../utils/run-messages.js';
 import { ElementCache } from './element-cache.js';
-
-function stripMarks(s: string): string {
-  return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
-}
-
-function cleanPhrase(phrase: string): string[] {
-  return stripMarks(phrase)
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim()
-    .split(/\s+/)
-    .filter((w) => w.length > 0);
-}
+import { sharedElementPool } from './element-pool.js';
+import { parseElements, stripMarks } from './elements.js';
 
 /**
- * Elements of a text in the reference's order: nouns, verbs (infinitive; this mutates the document, so
- * topics and terms see infinitives), topics, terms; each cleaned into words and de-duplicated.
+ * Elements of a text (nouns, infinitive verbs, topics, terms; see `parseElements`), parsed on this thread.
  *
  * @example
  * ```ts
@@ -37,17 +25,6 @@ export function extractElements(text: string): string[] {
  * do not depend on the scorer). Exported for benches and tests: `elementCache.clear()`, hit counts.
  */
 export const elementCache = new ElementCache();
-
-function parseElements(text: string): string[] {
-  const doc = nlp(text);
-  const nouns = doc.nouns().out('array') as string[];
-  const verbs = doc.verbs().toInfinitive().out('array') as string[];
-  const topics = doc.topics().out('array') as string[];
-  const terms = doc.terms().out('array') as string[];
-  const seen = new Set<string>();
-  for (const phrase of [...nouns, ...verbs, ...topics, ...terms]) for (const w of cleanPhrase(phrase)) seen.add(w);
-  return [...seen];
-}
 
 function covers(element: string, candidate: string): boolean {
   const e = stripMarks(element);
@@ -72,8 +49,16 @@ export function coverage(inputElements: readonly string[], outputElements: reado
   return covered / inputElements.length;
 }
 
+export interface CompletenessOptions {
+  /**
+   * Worker threads for the `compromise` parse (a tracejudge extension; the reference has no options).
+   * 0 (the default here) parses on the calling thread; the config's `workers: auto` is one per core but one.
+   */
+  workers?: number;
+}
+
 /**
- * Create the completeness scorer (no options). Throws (as a ScorerRunError) when input or output is missing.
+ * Create the completeness scorer. Throws (as a ScorerRunError) when input or output is missing.
  *
  * @example
  * ```ts
@@ -81,20 +66,22 @@ export function coverage(inputElements: readonly string[], outputElements: reado
  * r.score; // 1
  * ```
  */
-export function createCompletenessScorer() {
+export function createCompletenessScorer(options: CompletenessOptions = {}) {
+  const workers = options.workers ?? 0;
+  const pool = workers > 0 ? sharedElementPool(workers) : undefined;
+  const elementsOf = (text: string): string[] | Promise<string[]> => (pool ? elementCache.getAsync(text, (t) => pool.parse(t)) : extractElements(text));
   return createScorer({
     id: 'completeness-scorer',
     name: 'Completeness Scorer',
     description: 'Leverage the nlp method from "compromise" to extract elements from the input and output and calculate the coverage.',
     type: 'agent',
   })
-    .preprocess(({ run }) => {
+    .preprocess(async ({ run }) => {
       const messages = inputMessagesOf(run.input);
       if (run.input === undefined || run.input === null || run.output === undefined || run.output === null || !messages) {
         throw new Error('Inputs cannot be null or undefined');
       }
-      const inputElements = extractElements(joinMessageTexts(messages).trim());
-      const outputElements = extractElements(joinMessageTexts(run.output).trim());
+      const [inputElements, outputElements] = await Promise.all([elementsOf(joinMessageTexts(messages).trim()), elementsOf(joinMessageTexts(run.output).trim())]);
       const outputSet = new Set(outputElements);
       return {
         inputElements,
