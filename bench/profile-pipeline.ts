@@ -3,7 +3,7 @@
  * the pipeline run (string code scorers) or the ingest path (OTLP/HTTP JSON) with node:inspector and
  * writes a .cpuprofile (summarise it with bench/profile-summary.ts).
  *
- *     node --import tsx bench/profile-pipeline.ts pipeline|ingest-json|extract|kafka <out.cpuprofile>
+ *     node --import tsx bench/profile-pipeline.ts pipeline|pipeline-completeness|ingest-json|extract|kafka <out.cpuprofile>
  *
  * `kafka` needs the development broker (scripts/kafka/start.sh); it writes the topic before profiling and
  * profiles only the tracejudge consumer (Kafka source → assembler → pipeline).
@@ -16,7 +16,7 @@ import { createOtlpHttpReceiver } from '../src/ingest/http/receiver.js';
 import { decodeTraceRequestProto } from '../src/ingest/otlp/decode.js';
 import { extractAgentRunContexts } from '../src/extract/extract.js';
 import { startService } from '../src/service.js';
-import { benchPipeline, STRING_SCORERS } from './lib/bench-service.js';
+import { benchPipeline, startProductService, STRING_SCORERS } from './lib/bench-service.js';
 import { buildDataset } from './lib/dataset.js';
 import { postAll } from './lib/http-client.js';
 import { produceDataset, tracejudgeConsume } from './scenarios/kafka.js';
@@ -35,7 +35,12 @@ const session = new Session();
 session.connect();
 await session.post('Profiler.enable');
 await session.post('Profiler.start');
-if (what === 'pipeline') {
+if (what === 'pipeline-completeness') {
+  const small = buildDataset(what, 400, 512, { seed: 98, messageSize: 'llm' });
+  const { service } = await startProductService([...STRING_SCORERS, 'completeness'], '/dev/null');
+  await postAll(service.ports.http ?? 0, small.proto, 'application/x-protobuf', 4, { maxRetries: 100, retryDelayMs: 20 });
+  await service.stop();
+} else if (what === 'pipeline') {
   const bp = await benchPipeline(STRING_SCORERS, '/dev/null');
   const service = await startService(bp.config, { handleTrace: bp.handleTrace });
   await postAll(service.ports.http ?? 0, ds.proto, 'application/x-protobuf', 4, { maxRetries: 100, retryDelayMs: 20 });
