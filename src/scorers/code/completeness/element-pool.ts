@@ -164,10 +164,9 @@ export class ElementPool {
 }
 
 let shared: ElementPool | undefined;
-
-/** The process-wide pool, grown to at least `size` workers (completeness scorers share it). */
 let warming: Promise<void> = Promise.resolve();
 
+/** The process-wide pool, grown to at least `size` workers (completeness scorers share it). */
 export function sharedElementPool(size: number): ElementPool {
   const before = shared?.size ?? 0;
   shared ??= new ElementPool(size);
