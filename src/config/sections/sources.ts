@@ -21,6 +21,23 @@ export const grpcSource = z
   })
   .prefault({});
 
+/**
+ * Write-ahead log of accepted OTLP requests (off by default): a request is acknowledged only once its
+ * record is durable per `fsync`, and records not yet scored are replayed at the next start.
+ */
+export const otlpWal = z
+  .strictObject({
+    enabled: z.boolean().default(false),
+    dir: z.string().min(1).default('./tracejudge-wal'),
+    /** always: fdatasync before acknowledging (group commit); interval: every checkpointIntervalMs; never: leave it to the OS. */
+    fsync: z.enum(['always', 'interval', 'never']).default('always'),
+    segmentBytes: z.number().int().min(65536).default(64 * 1024 * 1024),
+    maxBytes: z.number().int().positive().default(1024 * 1024 * 1024),
+    checkpointIntervalMs: z.number().int().positive().default(1000),
+  })
+  .refine((w) => w.maxBytes >= 2 * w.segmentBytes, { message: 'must be at least twice segmentBytes', path: ['maxBytes'] })
+  .prefault({});
+
 export const kafkaSource = z
   .strictObject({
     enabled: z.boolean().default(false),
@@ -56,6 +73,7 @@ export const sourcesSection = z
         http: httpSource,
         grpc: grpcSource,
         auth: bearerAuth,
+        wal: otlpWal,
       })
       .prefault({}),
     kafka: kafkaSource,
