@@ -17,6 +17,8 @@ import { createOtlpGrpcReceiver } from './ingest/grpc/receiver.js';
 import { createOtlpHttpReceiver } from './ingest/http/receiver.js';
 import { createKafkaSource, type KafkaSource } from './ingest/kafka/source.js';
 import type { OtlpReceiver } from './ingest/otlp/receiver.js';
+import { replayWal } from './ingest/wal/replay.js';
+import { WriteAheadLog } from './ingest/wal/log.js';
 import { logger } from './logging.js';
 import { scorersFromConfig } from './pipeline/from-config.js';
 import { createPipeline, pipelineOptionsFromConfig, type Pipeline } from './pipeline/pipeline.js';
@@ -78,17 +80,18 @@ export async function startService(config: Config, options: ServiceOptions = {})
 
   const receivers: { name: 'http' | 'grpc'; receiver: OtlpReceiver }[] = [];
   const { http, grpc } = config.sources.otlp;
+  const wal = config.sources.otlp.wal.enabled ? new WriteAheadLog(config.sources.otlp.wal) : undefined;
   const bearerToken = config.sources.otlp.auth.bearerToken;
   if (http.enabled) {
     receivers.push({
       name: 'http',
-      receiver: createOtlpHttpReceiver({ host: http.host, port: http.port, maxBodyBytes: http.maxBodyBytes, bearerToken, sink: assembler, isReady }),
+      receiver: createOtlpHttpReceiver({ host: http.host, port: http.port, maxBodyBytes: http.maxBodyBytes, bearerToken, sink: assembler, isReady, wal }),
     });
   }
   if (grpc.enabled) {
     receivers.push({
       name: 'grpc',
-      receiver: createOtlpGrpcReceiver({ host: grpc.host, port: grpc.port, maxMessageBytes: grpc.maxMessageBytes, bearerToken, sink: assembler }),
+      receiver: createOtlpGrpcReceiver({ host: grpc.host, port: grpc.port, maxMessageBytes: grpc.maxMessageBytes, bearerToken, sink: assembler, wal }),
     });
   }
   const kafka: KafkaSource | undefined = config.sources.kafka.enabled ? createKafkaSource({ config: config.sources.kafka, sink: assembler }) : undefined;
@@ -96,12 +99,19 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const metricsPort = metrics.prometheusUrl ? Number(new URL(metrics.prometheusUrl).port) : undefined;
   const ports: { http?: number; grpc?: number; metrics?: number } = metricsPort !== undefined ? { metrics: metricsPort } : {};
   try {
+    if (wal) {
+      // Acknowledged-but-unscored requests from before a crash are scored before new traffic is taken.
+      assembler.start();
+      const { replayed, skipped, left } = await replayWal(wal, assembler);
+      log.info({ dir: config.sources.otlp.wal.dir, replayed, skipped, left }, 'write-ahead log replayed');
+    }
     // Each receiver logs its own "listening" line with the bound port.
     for (const { name, receiver } of receivers) ports[name] = await receiver.start();
     await kafka?.start();
   } catch (err) {
     await Promise.allSettled(receivers.map((r) => r.receiver.shutdown()));
     await kafka?.shutdown(Date.now() + 5000);
+    await wal?.close();
     await metrics.shutdown(Date.now() + 2000);
     throw err;
   }
@@ -149,6 +159,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
       clearTimeout(abortJudge);
       judge?.close();
       await emitter.shutdown(deadline).catch((err: unknown) => log.error({ err: errorMessage(err) }, 'emitter shutdown failed'));
+      // After the flush: the final checkpoint covers everything handled, and what was not is replayed next time.
+      await wal?.close().catch((err: unknown) => log.error({ err: errorMessage(err) }, 'write-ahead log close failed'));
       await kafka?.shutdown(deadline);
       await metrics.shutdown(deadline).catch((err: unknown) => log.error({ err: errorMessage(err) }, 'metrics shutdown failed'));
       log.info({ ...assembler.stats, ...(pipeline ? { pipeline: pipeline.stats() } : {}) }, 'tracejudge stopped');

@@ -16,6 +16,8 @@ import { OtlpTypes } from '../otlp/descriptor.js';
 import { ingestLogs, ingestTraces, type IngestOutcome } from '../otlp/ingest.js';
 import { bearerMatches, type OtlpReceiver } from '../otlp/receiver.js';
 import { encodeStatusWithRetryInfo, RpcCode } from '../otlp/responses.js';
+import type { WriteAheadLog } from '../wal/log.js';
+import { ingestDurably } from '../wal/durable-ingest.js';
 
 export interface OtlpGrpcReceiverOptions {
   host: string;
@@ -30,6 +32,8 @@ export interface OtlpGrpcReceiverOptions {
   logSink?: SpanSink;
   /** How long `shutdown()` waits for in-flight calls before forcing; default 5000. */
   shutdownGraceMs?: number;
+  /** When set, a call is answered OK only once its message is in this log (per its fsync policy). */
+  wal?: WriteAheadLog;
 }
 
 /** The response object handed to the serializer: encoded with the descriptor. */
@@ -99,6 +103,25 @@ export function createOtlpGrpcReceiver(options: OtlpGrpcReceiverOptions): OtlpRe
         const pressure = signal === 'traces' ? options.sink.pressure?.() : undefined;
         if (pressure) {
           callback(refusal({ kind: 'refused', reason: pressure.reason, retryAfterMs: pressure.retryAfterMs }));
+          return;
+        }
+        if (options.wal) {
+          ingestDurably(options.wal, signal, 'protobuf', call.request, signal === 'traces' ? options.sink : logSink).then(
+            (outcome) => {
+              if (outcome.kind === 'wal_failed') callback({ code: grpc.status.UNAVAILABLE, details: outcome.message });
+              else if (outcome.kind === 'refused') callback(refusal(outcome));
+              else callback(null, { rejected: outcome.rejected, message: outcome.message });
+            },
+            (err: unknown) => {
+              if (err instanceof DecodeError) {
+                badRequests.hit();
+                callback({ code: grpc.status.INVALID_ARGUMENT, details: err.message });
+                return;
+              }
+              log.error({ err: errorMessage(err) }, 'OTLP/gRPC call failed');
+              callback({ code: grpc.status.INTERNAL, details: 'internal error' });
+            },
+          );
           return;
         }
         let outcome: IngestOutcome;

@@ -15,6 +15,8 @@ import { ingestLogs, ingestTraces, type IngestOutcome, type OtlpSignal } from '.
 import { bearerMatches, type OtlpReceiver } from '../otlp/receiver.js';
 import { encodeExportResponse, encodeStatus, RpcCode, type OtlpEncoding } from '../otlp/responses.js';
 import { BodyError, readBody } from './body.js';
+import type { WriteAheadLog } from '../wal/log.js';
+import { ingestDurably } from '../wal/durable-ingest.js';
 
 export interface OtlpHttpReceiverOptions {
   host: string;
@@ -32,6 +34,8 @@ export interface OtlpHttpReceiverOptions {
   isReady: () => boolean;
   /** How long `shutdown()` waits for in-flight requests before closing connections; default 5000. */
   shutdownGraceMs?: number;
+  /** When set, a request is answered 200 only once its body is in this log (per its fsync policy). */
+  wal?: WriteAheadLog;
 }
 
 const CONTENT_TYPES: Record<OtlpEncoding, string> = { json: 'application/json', protobuf: 'application/x-protobuf' };
@@ -113,7 +117,14 @@ export function createOtlpHttpReceiver(options: OtlpHttpReceiverOptions): OtlpRe
     }
     let outcome: IngestOutcome;
     try {
-      if (signal === 'traces') {
+      if (options.wal) {
+        const durable = await ingestDurably(options.wal, signal, encoding, body, signal === 'traces' ? options.sink : logSink);
+        if (durable.kind === 'wal_failed') {
+          fail(res, 503, encoding, RpcCode.UNAVAILABLE, durable.message, { 'retry-after': '1' });
+          return;
+        }
+        outcome = durable;
+      } else if (signal === 'traces') {
         outcome = ingestTraces(encoding === 'json' ? decodeTraceRequestJson(body) : decodeTraceRequestProto(body), options.sink);
       } else {
         outcome = ingestLogs(encoding === 'json' ? decodeLogsRequestJson(body) : decodeLogsRequestProto(body), logSink);

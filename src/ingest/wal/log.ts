@@ -26,7 +26,7 @@ export interface WalOptions {
   checkpointIntervalMs: number;
 }
 
-/** The log is at `maxBytes`: refuse the request (back-pressure) and let the client retry. */
+/** The log is at `maxBytes`: refuse the request (back-pressure); space comes back at a checkpoint, so retry after one. */
 export class WalFullError extends Error {
   constructor(readonly retryAfterMs: number) {
     super('the write-ahead log is full');
@@ -196,7 +196,7 @@ export class WriteAheadLog {
   append(kind: WalRecordKind, payload: Uint8Array): number {
     if (this.state !== 'open' || this.fd === undefined) throw new WalClosedError();
     const size = HEADER_BYTES + payload.length;
-    if (this.liveBytes + size > this.options.maxBytes) throw new WalFullError(Math.max(1000, this.options.checkpointIntervalMs));
+    if (this.liveBytes + size > this.options.maxBytes) throw new WalFullError(Math.min(30_000, Math.max(1000, this.options.checkpointIntervalMs)));
     let active = this.segments[this.segments.length - 1] as Segment;
     if (active.bytes > 0 && active.bytes + size > this.options.segmentBytes) active = this.rotate();
     const seq = this.nextSeq;

@@ -64,7 +64,7 @@ describe('WriteAheadLog', () => {
       const thirdAt = 2 * (HEADER_BYTES + 100);
       if (damage === 'truncate') writeFileSync(file, bytes.subarray(0, bytes.length - 7));
       else {
-        bytes[bytes.length - 1] ^= 0xff;
+        bytes.writeUInt8((bytes.at(-1) as number) ^ 0xff, bytes.length - 1);
         writeFileSync(file, bytes);
       }
       const again = await openLog(opts(dir));
@@ -89,7 +89,8 @@ describe('WriteAheadLog', () => {
       const file = join(dir, segments(dir)[0] as string);
       const bytes = readFileSync(file);
       const secondAt = HEADER_BYTES + 100;
-      bytes[secondAt + (where === 'payload' ? HEADER_BYTES + 10 : 17)] ^= 0x55;
+      const at = secondAt + (where === 'payload' ? HEADER_BYTES + 10 : 17);
+      bytes.writeUInt8((bytes[at] as number) ^ 0x55, at);
       writeFileSync(file, bytes);
       const again = await openLog(opts(dir));
       expect(again.records.map((r) => r.seq)).toEqual([0, 2, 3]);
