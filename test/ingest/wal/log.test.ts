@@ -201,3 +201,28 @@ describe('WriteAheadLog', () => {
     expect(() => wal.append('traces-json', payload(0))).toThrow(/not open/);
   });
 });
+
+describe('WriteAheadLog under concurrent appends', () => {
+  it('rotates segments while a group fdatasync is running, and every record is durable and recovered', async () => {
+    const dir = dirOf();
+    const record = HEADER_BYTES + 500;
+    const { wal } = await openLog(opts(dir, { segmentBytes: 4 * record, maxBytes: 1000 * record }));
+    const waits: Promise<void>[] = [];
+    for (let round = 0; round < 20; round++) {
+      for (let i = 0; i < 5; i++) {
+        const seq = wal.append('traces-protobuf', payload(round * 5 + i, 500));
+        waits.push(wal.durable(seq));
+      }
+      // Let the group commit start before the next appends (which rotate under it).
+      await new Promise((r) => setImmediate(r));
+    }
+    await Promise.all(waits);
+    expect(segments(dir).length).toBeGreaterThanOrEqual(25);
+    await wal.close();
+    const again = await openLog(opts(dir, { segmentBytes: 4 * record, maxBytes: 1000 * record }));
+    expect(again.records.map((r) => r.seq)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+    expect(again.records.every((r, i) => r.payload.equals(payload(i, 500)))).toBe(true);
+    expect(again.recovery.problems).toEqual([]);
+    await again.wal.close();
+  });
+});
