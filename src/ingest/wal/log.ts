@@ -16,6 +16,7 @@ import { errorMessage } from '../../errors.js';
 import { logger } from '../../logging.js';
 import { OffsetTracker } from '../kafka/offset-tracker.js';
 import { readCheckpoint, writeCheckpoint } from './checkpoint.js';
+import { lockDir } from './dir-lock.js';
 import { encodeHeader, HEADER_BYTES, scanSegment, type WalRecord, type WalRecordKind } from './record.js';
 
 export interface WalOptions {
@@ -97,6 +98,7 @@ export class WriteAheadLog {
   private timer: NodeJS.Timeout | undefined;
   private state: 'new' | 'open' | 'closed' = 'new';
   private closing: Promise<void> | undefined;
+  private unlock: (() => void) | undefined;
 
   constructor(readonly options: WalOptions) {}
 
@@ -129,6 +131,17 @@ export class WriteAheadLog {
     if (this.state !== 'new') throw new Error('recover() runs once, before the log is used');
     const dir = this.options.dir;
     mkdirSync(dir, { recursive: true });
+    this.unlock = lockDir(dir);
+    try {
+      return await this.recoverLocked(dir, onRecord);
+    } catch (err) {
+      this.unlock();
+      this.unlock = undefined;
+      throw err;
+    }
+  }
+
+  private async recoverLocked(dir: string, onRecord: (record: WalRecord) => Promise<void>): Promise<WalRecovery> {
     const checkpoint = readCheckpoint(dir);
     if (checkpoint.problem) log.warn({ dir, problem: checkpoint.problem }, 'write-ahead log checkpoint unusable; replaying every record in the log');
     this.lowWatermark = checkpoint.lowWatermark;
@@ -245,24 +258,33 @@ export class WriteAheadLog {
       this.state = 'closed';
       if (this.timer) clearInterval(this.timer);
       if (!wasOpen) return;
-      await this.checkpointing;
-      if (this.syncing) await new Promise<void>((r) => this.syncDone.push(r));
-      const fd = this.fd;
-      this.fd = undefined;
-      if (fd !== undefined) {
-        try {
-          if (this.options.fsync !== 'never') fdatasyncSync(fd);
-          this.markSynced(this.lastAppended);
-        } catch (err) {
-          log.error({ err: errorMessage(err) }, 'write-ahead log: final sync failed');
-        }
-        closeSync(fd);
+      try {
+        await this.closeOpen();
+      } finally {
+        this.unlock?.();
+        this.unlock = undefined;
       }
-      for (const w of this.waiters.splice(0)) w.reject(new WalClosedError());
-      await this.saveCheckpoint(true);
-      log.info({ dir: this.options.dir, lowWatermark: this.lowWatermark, unsettled: this.unsettled, segments: this.segments.length }, 'write-ahead log closed');
     })();
     return this.closing;
+  }
+
+  private async closeOpen(): Promise<void> {
+    await this.checkpointing;
+    if (this.syncing) await new Promise<void>((r) => this.syncDone.push(r));
+    const fd = this.fd;
+    this.fd = undefined;
+    if (fd !== undefined) {
+      try {
+        if (this.options.fsync !== 'never') fdatasyncSync(fd);
+        this.markSynced(this.lastAppended);
+      } catch (err) {
+        log.error({ err: errorMessage(err) }, 'write-ahead log: final sync failed');
+      }
+      closeSync(fd);
+    }
+    for (const w of this.waiters.splice(0)) w.reject(new WalClosedError());
+    await this.saveCheckpoint(true);
+    log.info({ dir: this.options.dir, lowWatermark: this.lowWatermark, unsettled: this.unsettled, segments: this.segments.length }, 'write-ahead log closed');
   }
 
   private openSegment(): Segment {

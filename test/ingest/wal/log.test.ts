@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -224,5 +225,27 @@ describe('WriteAheadLog under concurrent appends', () => {
     expect(again.records.every((r, i) => r.payload.equals(payload(i, 500)))).toBe(true);
     expect(again.recovery.problems).toEqual([]);
     await again.wal.close();
+  });
+});
+
+describe('WriteAheadLog directory lock', () => {
+  it('refuses a second log on the same directory while the first is open, and allows it after close', async () => {
+    const dir = dirOf();
+    const { wal } = await openLog(opts(dir));
+    await expect(openLog(opts(dir))).rejects.toThrow(new RegExp(`in use by process ${process.pid}`));
+    await wal.close();
+    const again = await openLog(opts(dir));
+    await again.wal.close();
+  });
+
+  it('takes over a lock left by a process that no longer runs (a crash), or by a dead process with our pid (a container restart)', async () => {
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    for (const pid of [dead, process.pid]) {
+      const dir = dirOf();
+      writeFileSync(join(dir, 'lock'), `${pid}\n`);
+      const { wal } = await openLog(opts(dir));
+      expect(readFileSync(join(dir, 'lock'), 'utf8').trim()).toBe(String(process.pid));
+      await wal.close();
+    }
   });
 });
