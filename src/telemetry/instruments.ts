@@ -42,6 +42,14 @@ export interface Instruments {
   kafkaDeadLetters: Counter;
   /** Offset commits made (one per partition commit), attribute `topic`. */
   kafkaCommits: Counter;
+  /** OTLP write-ahead log: bytes on disk (observed through `observeWal`). */
+  walBytes: ObservableGauge;
+  /** OTLP write-ahead log: records appended or replayed and not yet settled. */
+  walUnsettled: ObservableGauge;
+  /** OTLP write-ahead log: records appended, attribute `outcome` = durable | failed | full. */
+  walAppends: Counter;
+  /** OTLP write-ahead log: records replayed at startup. */
+  walReplayed: Counter;
 }
 
 type GaugeSource = () => number;
@@ -53,7 +61,32 @@ export function observeBufferedTraces(source: GaugeSource): () => void {
   return () => bufferSources.delete(source);
 }
 
+/** What a write-ahead log reports to its gauges. */
+export interface WalGaugeSource {
+  bytes: number;
+  unsettled: number;
+}
+const walSources = new Set<() => WalGaugeSource>();
+
+/** Register a write-ahead log's gauges; returns an unregister function. */
+export function observeWal(source: () => WalGaugeSource): () => void {
+  walSources.add(source);
+  return () => walSources.delete(source);
+}
+
 export function createInstruments(meter: Meter): Instruments {
+  const walBytes = meter.createObservableGauge('tracejudge.wal.bytes', { description: 'Bytes held by the OTLP write-ahead log.', unit: 'By' });
+  const walUnsettled = meter.createObservableGauge('tracejudge.wal.unsettled', { description: 'Write-ahead log records not yet scored and emitted.', unit: '{request}' });
+  walBytes.addCallback((result) => {
+    let n = 0;
+    for (const s of walSources) n += s().bytes;
+    result.observe(n);
+  });
+  walUnsettled.addCallback((result) => {
+    let n = 0;
+    for (const s of walSources) n += s().unsettled;
+    result.observe(n);
+  });
   const bufferTraces = meter.createObservableGauge('tracejudge.buffer.traces', {
     description: 'Traces held by the assembler, waiting for their decision.',
     unit: '{trace}',
@@ -85,6 +118,10 @@ export function createInstruments(meter: Meter): Instruments {
     emitRecords: meter.createCounter('tracejudge.emit.records', { description: 'Score records handled by each emitter, by outcome.', unit: '{record}' }),
     kafkaDeadLetters: meter.createCounter('tracejudge.kafka.dead_letters', { description: 'Undecodable Kafka records sent to the dead-letter topic.', unit: '{message}' }),
     kafkaCommits: meter.createCounter('tracejudge.kafka.commits', { description: 'Kafka offset commits (one per partition and commit).', unit: '{commit}' }),
+    walBytes,
+    walUnsettled,
+    walAppends: meter.createCounter('tracejudge.wal.appends', { description: 'OTLP requests written to the write-ahead log, by outcome.', unit: '{request}' }),
+    walReplayed: meter.createCounter('tracejudge.wal.replayed', { description: 'Write-ahead log records replayed at startup.', unit: '{request}' }),
   };
 }
 

@@ -10,6 +10,7 @@
  * deduplicated downstream), never a loss.
  */
 import { errorMessage } from '../../errors.js';
+import { telemetry } from '../../telemetry/instruments.js';
 import { decodeLogsRequestJson, decodeLogsRequestProto, decodeTraceRequestJson, decodeTraceRequestProto } from '../otlp/decode.js';
 import { ingestLogs, ingestTraces, type IngestOutcome, type OtlpSignal } from '../otlp/ingest.js';
 import type { OtlpEncoding } from '../otlp/responses.js';
@@ -69,19 +70,26 @@ export async function ingestDurably(wal: WriteAheadLog, signal: OtlpSignal, enco
 
 async function appendThenOffer(wal: WriteAheadLog, kind: WalRecordKind, body: Buffer, ingest: (sink: SpanSink) => IngestOutcome, sink: SpanSink): Promise<DurableOutcome> {
   let seq: number;
+  const appends = telemetry().walAppends;
   try {
     seq = wal.append(kind, body);
   } catch (err) {
-    if (err instanceof WalFullError) return { kind: 'refused', reason: 'buffer_full', retryAfterMs: err.retryAfterMs };
+    if (err instanceof WalFullError) {
+      appends.add(1, { outcome: 'full' });
+      return { kind: 'refused', reason: 'buffer_full', retryAfterMs: err.retryAfterMs };
+    }
     if (err instanceof WalClosedError) return { kind: 'refused', reason: 'shutting_down', retryAfterMs: 1000 };
+    appends.add(1, { outcome: 'failed' });
     return { kind: 'wal_failed', message: `write-ahead log append failed: ${errorMessage(err)}; retry later` };
   }
   try {
     await wal.durable(seq);
   } catch (err) {
     wal.settle(seq);
+    appends.add(1, { outcome: 'failed' });
     return { kind: 'wal_failed', message: `write-ahead log sync failed: ${errorMessage(err)}; retry later` };
   }
+  appends.add(1, { outcome: 'durable' });
   let outcome: IngestOutcome;
   try {
     outcome = ingest(settlingSink(sink, () => wal.settle(seq)));

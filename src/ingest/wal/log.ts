@@ -14,6 +14,7 @@ import { closeSync, fdatasync, fdatasyncSync, ftruncateSync, mkdirSync, openSync
 import { join } from 'node:path';
 import { errorMessage } from '../../errors.js';
 import { logger } from '../../logging.js';
+import { observeWal } from '../../telemetry/instruments.js';
 import { OffsetTracker } from '../kafka/offset-tracker.js';
 import { readCheckpoint, writeCheckpoint } from './checkpoint.js';
 import { lockDir } from './dir-lock.js';
@@ -99,6 +100,7 @@ export class WriteAheadLog {
   private state: 'new' | 'open' | 'closed' = 'new';
   private closing: Promise<void> | undefined;
   private unlock: (() => void) | undefined;
+  private unobserve: (() => void) | undefined;
 
   constructor(readonly options: WalOptions) {}
 
@@ -196,6 +198,7 @@ export class WriteAheadLog {
     this.lastAppended = this.syncedThrough = this.nextSeq - 1;
     this.openSegment();
     this.state = 'open';
+    this.unobserve = observeWal(() => ({ bytes: this.bytes, unsettled: this.unsettled }));
     this.timer = setInterval(() => this.onTimer(), this.options.checkpointIntervalMs);
     this.timer.unref();
     if (replayed > 0 || skipped > 0) log.info({ dir, replayed, skipped, lowWatermark: this.lowWatermark }, 'write-ahead log recovered');
@@ -257,6 +260,8 @@ export class WriteAheadLog {
       const wasOpen = this.state === 'open';
       this.state = 'closed';
       if (this.timer) clearInterval(this.timer);
+      this.unobserve?.();
+      this.unobserve = undefined;
       if (!wasOpen) return;
       try {
         await this.closeOpen();

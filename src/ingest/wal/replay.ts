@@ -6,6 +6,7 @@
  */
 import { DecodeError, errorMessage } from '../../errors.js';
 import { logger } from '../../logging.js';
+import { telemetry } from '../../telemetry/instruments.js';
 import type { SpanSink } from '../sink.js';
 import type { WalRecovery, WriteAheadLog } from './log.js';
 import { offerRecord } from './durable-ingest.js';
@@ -40,7 +41,10 @@ export async function replayWal(wal: WriteAheadLog, sink: SpanSink, options: Rep
         return;
       }
       if (offered.items === 0) settle();
-      if (offered.outcome.kind === 'accepted') return;
+      if (offered.outcome.kind === 'accepted') {
+        telemetry().walReplayed.add(1);
+        return;
+      }
       if (offered.outcome.reason === 'shutting_down' || Date.now() >= until) {
         log.error({ seq: record.seq, reason: offered.outcome.reason }, 'write-ahead log: replay stopped; the rest is kept for the next start');
         stopped = true;

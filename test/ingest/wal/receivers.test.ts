@@ -17,6 +17,7 @@ import { WriteAheadLog, type WalOptions } from '../../../src/ingest/wal/log.js';
 import type { WalRecordKind } from '../../../src/ingest/wal/record.js';
 import { replayWal } from '../../../src/ingest/wal/replay.js';
 import { RawGrpcClient } from '../../reliability/helpers/clients.js';
+import { installMeter } from '../../assembler/helpers.js';
 import { encodeTraceRequest, jsonSpan, jsonTraceRequest } from '../helpers.js';
 
 const opts = (over: Partial<WalOptions> = {}): WalOptions => ({
@@ -178,5 +179,34 @@ describe('replay at startup', () => {
     expect(second.unsettled).toBe(0);
     await second.close();
     expect(second.watermark).toBe(5);
+  });
+});
+
+describe('write-ahead log metrics', () => {
+  it('counts appends by outcome and replays, and reports the log bytes and unsettled records', async () => {
+    const meter = installMeter();
+    const dir = opts().dir;
+    const r = await rig(new WriteAheadLog(opts({ dir })));
+    expect((await post(`${r.http}/v1/traces`, jsonTraceRequest([jsonSpan('root', traceId(9))]))).status).toBe(200);
+    expect(await meter.sum('tracejudge.wal.appends', { outcome: 'durable' })).toBe(1);
+    expect(await meter.sum('tracejudge.wal.unsettled')).toBe(1);
+    expect(await meter.sum('tracejudge.wal.bytes')).toBe(r.wal.bytes);
+    expect(r.wal.bytes).toBeGreaterThan(0);
+    // Not handled before the log closes: the record is replayed by the next log on the same directory.
+    await r.wal.close();
+    expect(await meter.sum('tracejudge.wal.bytes')).toBe(0);
+    const next = new WriteAheadLog(opts({ dir }));
+    const assembler = new TraceAssembler({ config: { decisionWaitMs: 60_000 }, onTrace: () => Promise.resolve() });
+    cleanups.push(async () => {
+      await assembler.close();
+      await next.close();
+    });
+    const replay = await replayWal(next, assembler);
+    expect(replay.replayed).toBe(1);
+    expect(await meter.sum('tracejudge.wal.replayed')).toBe(1);
+    expect(await meter.sum('tracejudge.wal.unsettled')).toBe(1);
+    await assembler.flush();
+    await new Promise((res) => setImmediate(res));
+    expect(await meter.sum('tracejudge.wal.unsettled')).toBe(0);
   });
 });
