@@ -10,7 +10,7 @@ export const codeOptionSchemas = {
   'textual-difference': z.strictObject({}),
   'keyword-coverage': z.strictObject({}),
   completeness: z.strictObject({
-    /** Worker threads for the `compromise` parse: `auto` (one per core but one, at most 4) or a count; 0 parses on the event loop. */
+    /** Worker threads for the `compromise` parse: `auto` (one per core, at most 4) or a count; 0 parses on the event loop. */
     workers: z.union([z.literal('auto'), z.number().int().min(0).max(64)]).default('auto'),
   }),
   tone: z.strictObject({ referenceTone: z.string().optional() }),

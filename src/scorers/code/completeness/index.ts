@@ -57,7 +57,7 @@ export function coverage(inputElements: readonly string[], outputElements: reado
 export interface CompletenessOptions {
   /**
    * Worker threads for the `compromise` parse (a tracejudge extension; the reference has no options).
-   * 0 (the default here) parses on the calling thread; the config's `workers: auto` is one per core but one.
+   * 0 (the default here) parses on the calling thread; the config's `workers: auto` is one per core (at most 4).
    */
   workers?: number;
 }
