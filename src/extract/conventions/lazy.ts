@@ -25,12 +25,20 @@ export class Deferred<T> {
     return new Deferred<T>(undefined, value);
   }
 
+  /**
+   * The value, computed on the first read. Never throws: like a selector that fails on odd data (see
+   * `readSpan`), a failing computation states nothing (`undefined`), and extraction goes on.
+   */
   get value(): T | undefined {
     if (!this.computed) {
       const compute = this.compute as () => T | undefined;
       this.compute = undefined;
       this.computed = true;
-      this.result = compute();
+      try {
+        this.result = compute();
+      } catch {
+        this.result = undefined;
+      }
     }
     return this.result;
   }
