@@ -10,12 +10,17 @@ import { z } from 'zod';
 import { ErrorCodes, TracejudgeError, errorMessage } from '../../errors.js';
 import type { ScorerLike } from '../core/types.js';
 
+/** Default bound on one custom evaluation (`scorers.<name>.timeoutMs`). */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
 /** Options of a `type: custom` entry. */
 export const customScorerOptions = z.strictObject({
   /** Path of an ES module (`.js` / `.mjs`), relative to the config file. */
   module: z.string().min(1),
   /** Named export holding the scorer; default: the default export. */
   export: z.string().min(1).optional(),
+  /** Longest one evaluation may take; past it the evaluation is an error record of type `timeout`. */
+  timeoutMs: z.number().int().positive().max(3_600_000).default(DEFAULT_TIMEOUT_MS),
 });
 
 export type CustomScorerOptions = z.output<typeof customScorerOptions>;
@@ -56,7 +61,7 @@ function describeValue(v: unknown): string {
  * const scorer = await loadModuleScorer('mine', { module: './scorers/mine.js' }, dirname(configPath));
  * ```
  */
-export async function loadModuleScorer(name: string, options: CustomScorerOptions, configDir: string = process.cwd()): Promise<ScorerLike> {
+export async function loadModuleScorer(name: string, options: z.input<typeof customScorerOptions>, configDir: string = process.cwd()): Promise<ScorerLike> {
   const key = `scorers.${name}.module`;
   const file = isAbsolute(options.module) ? options.module : resolve(configDir, options.module);
   if (!existsSync(file)) throw new ScorerModuleError(key, file, `module not found: ${options.module}`);
@@ -76,5 +81,43 @@ export async function loadModuleScorer(name: string, options: CustomScorerOption
   if (!isScorerLike(value)) {
     throw new ScorerModuleError(exportKey, file, `export "${exportName}" is not a scorer made with createScorer: it is ${describeValue(value)}`);
   }
-  return value;
+  return withTimeout(value, name, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+}
+
+/** A custom evaluation that ran past its `timeoutMs`. */
+export class ScorerTimeoutError extends Error {
+  readonly code = 'timeout';
+  constructor(name: string, timeoutMs: number) {
+    super(`scorer ${name} did not finish within ${timeoutMs} ms (scorers.${name}.timeoutMs)`);
+    this.name = 'ScorerTimeoutError';
+  }
+}
+
+/**
+ * `scorer` with every `run` bounded by `timeoutMs`: user code that never returns becomes an error record
+ * instead of holding a judge-queue slot (and the shutdown) forever. Other members are the scorer's own.
+ */
+function withTimeout(scorer: ScorerLike, name: string, timeoutMs: number): ScorerLike {
+  const run: ScorerLike['run'] = (input, options) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new ScorerTimeoutError(name, timeoutMs)), timeoutMs);
+      timer.unref();
+      scorer.run(input, options).then(
+        (r) => {
+          clearTimeout(timer);
+          resolve(r);
+        },
+        (err: unknown) => {
+          clearTimeout(timer);
+          reject(err instanceof Error ? err : new Error(String(err)));
+        },
+      );
+    });
+  return new Proxy(scorer, {
+    get(target, prop) {
+      if (prop === 'run') return run;
+      const v: unknown = Reflect.get(target, prop, target);
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
 }

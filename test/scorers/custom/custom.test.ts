@@ -7,7 +7,8 @@ import { loadConfig } from '../../../src/config/load.js';
 import type { Config } from '../../../src/config/schema.js';
 import { ConfigError, ErrorCodes } from '../../../src/errors.js';
 import { judgeScorerOptions, createJudgeScorer } from '../../../src/scorers/custom/judge-scorer.js';
-import { loadModuleScorer, ScorerModuleError } from '../../../src/scorers/custom/module-scorer.js';
+import { loadModuleScorer, ScorerModuleError, ScorerTimeoutError } from '../../../src/scorers/custom/module-scorer.js';
+import { errorType } from '../../../src/pipeline/evaluate.js';
 import { registerCustomScorerTypes } from '../../../src/scorers/custom/register.js';
 import { createJudgeClient, resolveJudgeSettings, type JudgeClient } from '../../../src/scorers/judge/index.js';
 import { buildScorer, buildScorers, registerScorerType, type ConfiguredScorer } from '../../../src/scorers/registry.js';
@@ -187,5 +188,27 @@ describe('module errors name the config key and the file', () => {
     const s = createJudgeScorer('x', judgeScorerOptions.parse({ prompt: '{{output}}', range: [0, 10] }), 'gpt-4o-mini');
     expect(s.id).toBe('judge-x');
     expect(s.getSteps().map((st) => `${st.name}:${st.type}`)).toEqual(['analyze:prompt', 'generateScore:function', 'generateReason:prompt']);
+  });
+});
+
+describe('custom scorer timeout', () => {
+  const hanging = fileURLToPath(new URL('../../reliability/fixtures/hanging-scorer.ts', import.meta.url));
+
+  it('an evaluation past timeoutMs is an error of type timeout naming the key; the scorer stays a scorer', async () => {
+    const built = await buildScorer('stuck', { type: 'custom', module: hanging, timeoutMs: 100 });
+    expect(built.scorer.id).toBe('hanging');
+    expect(built.scorer.getSteps().map((s) => s.name)).toEqual(['generateScore']);
+    const err = await built.scorer.run(run('anything')).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ScorerTimeoutError);
+    expect(errorType(err)).toBe('timeout');
+    expect(String((err as Error).message)).toContain('scorers.stuck.timeoutMs');
+  });
+
+  it('a scorer that finishes in time is unaffected, and timeoutMs is checked', async () => {
+    const ok = await buildScorer('brief', { type: 'custom', module: join(FIXTURES, 'word-count.ts'), timeoutMs: 5000 });
+    expect((await ok.scorer.run(run('It ships tomorrow.'))).score).toBe(1);
+    const bad = (await buildScorer('brief', { type: 'custom', module: join(FIXTURES, 'word-count.ts'), timeoutMs: -1 }).catch((e: unknown) => e)) as ConfigError;
+    expect(bad).toBeInstanceOf(ConfigError);
+    expect(bad.issues.map((i) => i.path)).toContain('scorers.brief.timeoutMs');
   });
 });
