@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { post } from './helpers/clients.js';
 import { writeResult } from './helpers/results.js';
 import { Rng } from './helpers/rng.js';
+import { crashConfig } from './helpers/crash-config.js';
 import { readJsonl, startServe, tempDir, type ServeProcess } from './helpers/serve-process.js';
 import { waitUntil } from './helpers/service.js';
 import { ProtoStamper } from './helpers/traces.js';
@@ -24,22 +25,6 @@ const KILL_AFTER_MS = 8000;
 const MARGIN_MS = 2500;
 const SCORERS = 3;
 
-const CONFIG = (jsonl: string): string => `
-sources:
-  otlp:
-    http: { port: 0 }
-    grpc: { enabled: false }
-assembly: { decisionWaitMs: ${DECISION_WAIT_MS}, tickMs: 50 }
-scorers:
-  similarity: { type: content-similarity }
-  tone: { type: tone }
-  keywords: { type: keyword-coverage }
-sampling: { default: { rate: 1 } }
-emit:
-  stdout: { enabled: false }
-  jsonl: { path: ${JSON.stringify(jsonl)} }
-  prometheus: { port: 0 }
-`;
 
 describe('SIGKILL during scoring, then restart (OTLP/HTTP)', () => {
   const procs: ServeProcess[] = [];
@@ -51,7 +36,7 @@ describe('SIGKILL during scoring, then restart (OTLP/HTTP)', () => {
     const dir = tempDir('crash');
     const jsonl = join(dir, 'scores.jsonl');
     const config = join(dir, 'crash.yaml');
-    writeFileSync(config, CONFIG(jsonl));
+    writeFileSync(config, crashConfig({ jsonl, decisionWaitMs: DECISION_WAIT_MS }));
     const stamper = new ProtoStamper(new Rng(0xc4a5));
 
     const first = startServe(config);

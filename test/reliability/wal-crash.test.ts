@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { post } from './helpers/clients.js';
 import { writeResult } from './helpers/results.js';
 import { Rng } from './helpers/rng.js';
+import { crashConfig } from './helpers/crash-config.js';
 import { readJsonl, startServe, tempDir, type ServeProcess } from './helpers/serve-process.js';
 import { waitUntil } from './helpers/service.js';
 import { ProtoStamper } from './helpers/traces.js';
@@ -23,23 +24,6 @@ const SCORERS = ['similarity', 'tone', 'keywords'];
 /** Long enough that requests scored shortly before the kill are above the saved watermark and replayed (duplicates). */
 const CHECKPOINT_MS = 4000; // checkpoints at about 4 s and 8 s; the kill comes at about 6 s
 
-const CONFIG = (jsonl: string, wal: string): string => `
-sources:
-  otlp:
-    http: { port: 0 }
-    grpc: { enabled: false }
-    wal: { enabled: true, dir: ${JSON.stringify(wal)}, fsync: always, checkpointIntervalMs: ${CHECKPOINT_MS} }
-assembly: { decisionWaitMs: ${DECISION_WAIT_MS}, tickMs: 50 }
-scorers:
-  similarity: { type: content-similarity }
-  tone: { type: tone }
-  keywords: { type: keyword-coverage }
-sampling: { default: { rate: 1 } }
-emit:
-  stdout: { enabled: false }
-  jsonl: { path: ${JSON.stringify(jsonl)} }
-  prometheus: { port: 0 }
-`;
 
 describe('SIGKILL during scoring with the write-ahead log, then restart (OTLP/HTTP)', () => {
   const procs: ServeProcess[] = [];
@@ -52,7 +36,7 @@ describe('SIGKILL during scoring with the write-ahead log, then restart (OTLP/HT
     const jsonl = join(dir, 'scores.jsonl');
     const walDir = join(dir, 'wal');
     const config = join(dir, 'walcrash.yaml');
-    writeFileSync(config, CONFIG(jsonl, walDir));
+    writeFileSync(config, crashConfig({ jsonl, decisionWaitMs: DECISION_WAIT_MS, wal: { dir: walDir, checkpointIntervalMs: CHECKPOINT_MS } }));
     const stamper = new ProtoStamper(new Rng(0x3a1));
 
     const first = startServe(config);
