@@ -132,8 +132,12 @@ export class WriteAheadLog {
   async recover(onRecord: (record: WalRecord) => Promise<void>): Promise<WalRecovery> {
     if (this.state !== 'new') throw new Error('recover() runs once, before the log is used');
     const dir = this.options.dir;
-    mkdirSync(dir, { recursive: true });
-    this.unlock = lockDir(dir);
+    try {
+      mkdirSync(dir, { recursive: true });
+      this.unlock = lockDir(dir);
+    } catch (err) {
+      throw new Error(`sources.otlp.wal.dir: cannot use ${dir} for the write-ahead log: ${errorMessage(err)}`, { cause: err });
+    }
     try {
       return await this.recoverLocked(dir, onRecord);
     } catch (err) {

@@ -229,10 +229,16 @@ describe('WriteAheadLog under concurrent appends', () => {
 });
 
 describe('WriteAheadLog directory lock', () => {
+  it('a directory that cannot be created is an error naming the config key and the path', async () => {
+    const file = join(dirOf(), 'a-file');
+    writeFileSync(file, 'not a directory');
+    await expect(openLog(opts(join(file, 'wal')))).rejects.toThrow(/^sources\.otlp\.wal\.dir: cannot use .*a-file\/wal for the write-ahead log: ENOTDIR/);
+  });
+
   it('refuses a second log on the same directory while the first is open, and allows it after close', async () => {
     const dir = dirOf();
     const { wal } = await openLog(opts(dir));
-    await expect(openLog(opts(dir))).rejects.toThrow(new RegExp(`in use by process ${process.pid}`));
+    await expect(openLog(opts(dir))).rejects.toThrow(new RegExp(`^sources\\.otlp\\.wal\\.dir: .*in use by process ${process.pid}`));
     await wal.close();
     const again = await openLog(opts(dir));
     await again.wal.close();
