@@ -12,7 +12,7 @@ import { TraceAssembler } from '../src/ingest/assembler.js';
 import { decodeTraceRequestProto } from '../src/ingest/otlp/decode.js';
 import type { Span, Trace } from '../src/ingest/span.js';
 import { extractAgentRunContexts } from '../src/extract/extract.js';
-import type { ConfiguredScorer } from '../src/pipeline/configured-scorer.js';
+import { configuredScorerOf } from '../src/pipeline/configured-scorer.js';
 import { evaluate, scorerRunOf } from '../src/pipeline/evaluate.js';
 import { buildScorers } from '../src/scorers/registry.js';
 import { benchPipeline, STRING_SCORERS } from './lib/bench-service.js';
@@ -75,17 +75,7 @@ if (what === 'assembler') {
   const contexts = all.flatMap((t) => extractAgentRunContexts(t));
   const bp = await benchPipeline(STRING_SCORERS, '/dev/null');
   const built = await buildScorers(bp.config);
-  const configured: ConfiguredScorer[] = built.map((b) => ({
-    name: b.name,
-    type: b.type,
-    kind: b.kind,
-    lowerIsBetter: b.direction === 'lower-is-better',
-    threshold: b.threshold,
-    reason: b.reason,
-    needsGroundTruth: b.needsGroundTruth,
-    input: 'agent',
-    scorer: b.scorer,
-  }));
+  const configured = built.map((b) => configuredScorerOf(b));
   const perSpan = (label: string, t: number): void => {
     process.stdout.write(`${label.padEnd(34)} ${((t * 1000) / ds.spans).toFixed(2)} µs/span\n`);
   };

@@ -11,7 +11,7 @@ import type { FanoutEmitter } from '../../src/emit/fanout.js';
 import type { EmitResult, Emitter, ScoreRecord } from '../../src/emit/score-record.js';
 import { startService, type RunningService } from '../../src/service.js';
 import type { Trace } from '../../src/ingest/span.js';
-import type { ConfiguredScorer as PipelineScorer } from '../../src/pipeline/configured-scorer.js';
+import { configuredScorerOf } from '../../src/pipeline/configured-scorer.js';
 import { createPipeline, type Pipeline } from '../../src/pipeline/pipeline.js';
 import { createSamplingPolicy } from '../../src/sampling/policy.js';
 import { registerCodeScorerTypes } from '../../src/scorers/code/register.js';
@@ -42,17 +42,7 @@ export async function benchPipeline(scorerTypes: readonly string[], jsonlPath: s
     ...overrides,
   });
   const built = await buildScorers(config);
-  const scorers: PipelineScorer[] = built.map((s) => ({
-    name: s.name,
-    type: s.type,
-    kind: s.kind,
-    lowerIsBetter: s.direction === 'lower-is-better',
-    threshold: s.threshold,
-    reason: s.reason,
-    needsGroundTruth: s.needsGroundTruth,
-    input: 'agent',
-    scorer: s.scorer,
-  }));
+  const scorers = built.map((s) => configuredScorerOf(s));
   const policy = createSamplingPolicy(config.sampling, scorerKinds(config));
   const emitter = createEmitters(config, { metrics: false });
   const pipeline = createPipeline({ scorers, policy: () => policy, emitter, source: 'otlp', judgeConcurrency: 1, maxQueuedJudgeEvaluations: 100 });

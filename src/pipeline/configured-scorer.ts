@@ -4,7 +4,7 @@
 import type { ScorerKind } from '../sampling/types.js';
 import type { ScorerLike } from '../scorers/core/types.js';
 import { shouldGenerateReason, type ReasonPolicy } from '../scorers/economics/reason-policy.js';
-import { scoreLabel } from '../scorers/registry.js';
+import { scoreLabel, type ConfiguredScorer as BuiltScorer } from '../scorers/registry.js';
 
 export type { ReasonPolicy };
 
@@ -35,4 +35,20 @@ export function labelFor(score: number, threshold: number, lowerIsBetter: boolea
 /** Whether the reason step is worth a judge call under `policy`, given the score. */
 export function wantsReason(policy: ReasonPolicy, score: number, threshold: number, lowerIsBetter: boolean): boolean {
   return shouldGenerateReason(policy, { score, threshold, direction: lowerIsBetter ? 'lower' : 'higher' });
+}
+
+/** The pipeline's view of a scorer the registry built from config (`judgeModel` is recorded on judge scorers' records). */
+export function configuredScorerOf(b: BuiltScorer, judgeModel?: string): ConfiguredScorer {
+  return {
+    name: b.name,
+    type: b.type,
+    kind: b.kind,
+    lowerIsBetter: b.direction === 'lower-is-better',
+    threshold: b.threshold,
+    reason: b.reason,
+    needsGroundTruth: b.needsGroundTruth,
+    input: b.scorer.type === 'trajectory' ? 'trajectory' : 'agent',
+    scorer: b.scorer,
+    ...(b.kind === 'judge' && judgeModel ? { judgeModel } : {}),
+  };
 }

@@ -16,7 +16,7 @@ import { judgeEnabled, resolveJudgeSettings } from '../scorers/judge/settings.js
 import { elementPoolWarm } from '../scorers/code/completeness/element-pool.js';
 import { buildScorers, getScorerType } from '../scorers/registry.js';
 import { ConfigError, type ConfigIssue } from '../errors.js';
-import type { ConfiguredScorer } from './configured-scorer.js';
+import { configuredScorerOf, type ConfiguredScorer } from './configured-scorer.js';
 
 /** Code scorers run when `scorers` is absent. */
 export const DEFAULT_CODE_SCORERS: Readonly<Record<string, { type: string; threshold?: number }>> = {
@@ -95,18 +95,7 @@ export async function scorersFromConfig(config: Config, options: { configPath?: 
   );
   // Completeness parses in worker threads: they load compromise and warm up before the first run.
   await elementPoolWarm();
-  const scorers = built.map<ConfiguredScorer>((b) => ({
-    name: b.name,
-    type: b.type,
-    kind: b.kind,
-    lowerIsBetter: b.direction === 'lower-is-better',
-    threshold: b.threshold,
-    reason: b.reason,
-    needsGroundTruth: b.needsGroundTruth,
-    input: b.scorer.type === 'trajectory' ? 'trajectory' : 'agent',
-    scorer: b.scorer,
-    ...(b.kind === 'judge' && judgeModel ? { judgeModel } : {}),
-  }));
+  const scorers = built.map((b) => configuredScorerOf(b, judgeModel));
   const kinds: Record<string, 'code' | 'judge'> = {};
   for (const s of scorers) kinds[s.name] = s.kind;
   return { scorers, kinds, ...(judgeModel ? { judgeModel } : {}), ...(economics ? { economics } : {}), ...(judge ? { judge } : {}) };

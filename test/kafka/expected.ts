@@ -4,22 +4,11 @@
  * when it produced exactly these evaluation ids with the same scores.
  */
 import { parseConfig } from '../../src/config/load.js';
-import type { EmitResult, Emitter, ScoreRecord } from '../../src/emit/score-record.js';
+import type { ScoreRecord } from '../../src/emit/score-record.js';
 import type { Trace } from '../../src/ingest/span.js';
 import { scorersFromConfig } from '../../src/pipeline/from-config.js';
 import { createPipeline, pipelineOptionsFromConfig } from '../../src/pipeline/pipeline.js';
-
-class Collect implements Emitter {
-  readonly name = 'collect';
-  readonly records: ScoreRecord[] = [];
-  emit(records: readonly ScoreRecord[]): Promise<EmitResult> {
-    this.records.push(...records);
-    return Promise.resolve({ code: 'success' });
-  }
-  shutdown(): Promise<void> {
-    return Promise.resolve();
-  }
-}
+import { MemoryEmitter } from '../pipeline/helpers.js';
 
 /**
  * Records the default code scorers give `traces` (or the scorers of `rawConfig`, e.g. a judge scorer against the
@@ -28,7 +17,7 @@ class Collect implements Emitter {
 export async function expectedRecords(traces: readonly Trace[], rawConfig: Record<string, unknown> = {}): Promise<ScoreRecord[]> {
   const config = parseConfig(rawConfig, '<kafka-test>', {});
   const { scorers, economics } = await scorersFromConfig(config, { env: {} });
-  const emitter = new Collect();
+  const emitter = new MemoryEmitter();
   const pipeline = createPipeline({ ...pipelineOptionsFromConfig(config), scorers, emitter, source: 'kafka', ...(economics ? { economics } : {}) });
   for (const t of traces) await pipeline.handleTrace(t);
   await pipeline.idle();

@@ -3,6 +3,7 @@
  * judge client runs with.
  */
 import type { JudgeSection } from '../../config/sections/judge.js';
+import type { JudgeCallPolicy } from './ai-sdk-judge.js';
 
 /** Default judge model when neither config nor `TRACEJUDGE_JUDGE_MODEL` names one. */
 export const DEFAULT_JUDGE_MODEL = 'gpt-4o-mini';
@@ -10,17 +11,11 @@ export const DEFAULT_JUDGE_MODEL = 'gpt-4o-mini';
 export const DEFAULT_JUDGE_BASE_URL = 'https://api.openai.com/v1';
 
 /** Fully resolved judge settings. `apiKey` undefined means the judge is disabled. */
-export interface JudgeSettings {
+export interface JudgeSettings extends JudgeCallPolicy {
   type: 'openai';
   baseURL: string;
   apiKey: string | undefined;
   model: string;
-  temperature: number;
-  timeoutMs: number;
-  maxRetries: number;
-  backoffInitialMs: number;
-  backoffMaxMs: number;
-  maxRetryAfterMs: number;
   concurrency: number;
 }
 
