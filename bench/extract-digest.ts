@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { extractTraces } from '../src/extract/extract.js';
 import { decodeTraceRequestJson, decodeTraceRequestProto } from '../src/ingest/otlp/decode.js';
-import type { Span } from '../src/ingest/span.js';
+import type { Span } from '../src/model/span.js';
 import { buildDataset } from './lib/dataset.js';
 
 const hash = createHash('sha256');

@@ -10,7 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import { TraceAssembler } from '../src/ingest/assembler.js';
 import { decodeTraceRequestProto } from '../src/ingest/otlp/decode.js';
-import type { Span, Trace } from '../src/ingest/span.js';
+import type { Span, Trace } from '../src/model/span.js';
 import { extractAgentRunContexts } from '../src/extract/extract.js';
 import { configuredScorerOf } from '../src/pipeline/configured-scorer.js';
 import { evaluate, scorerRunOf } from '../src/pipeline/evaluate.js';

@@ -5,9 +5,9 @@
 import './scorers/builtin.js';
 
 // Data model
-export type { Span, SpanEvent, SpanLink, Trace, LogRecord, Attributes, AttributeValue, SourceKind } from './ingest/span.js';
-export type { AgentRun, AgentRunContext, RunInput, RunMessage, ToolInvocation, ToolResult, Convention } from './extract/agent-run.js';
-export type { ScoreRecord, Emitter, EmitResult } from './emit/score-record.js';
+export type { Span, SpanEvent, SpanLink, Trace, LogRecord, Attributes, AttributeValue, SourceKind } from './model/span.js';
+export type { AgentRun, AgentRunContext, RunInput, RunMessage, ToolInvocation, ToolResult, Convention } from './model/agent-run.js';
+export type { ScoreRecord, Emitter, EmitResult } from './model/score-record.js';
 
 // Config and errors
 export type { Config } from './config/schema.js';
@@ -65,13 +65,13 @@ export {
 } from './scorers/core/index.js';
 export type { ScorerRunOptions } from './scorers/core/scorer.js';
 export type { ScorerRun, ScorerRunResult, ScorerLike, StepName, JudgeConfig } from './scorers/core/types.js';
-export { setJudgePortResolver, type JudgeModelPort } from './scorers/core/judge-port.js';
+export { setJudgePortResolver, type JudgeModelPort } from './judge/port.js';
 export * from './scorers/code/index.js';
 export * from './scorers/checks/index.js';
 export * from './scorers/utils/index.js';
 export * from './scorers/llm/index.js';
 export { registerScorerType, scoreLabel, directionOf, buildScorers, listScorerTypes, type ScorerTypeDefinition } from './scorers/registry.js';
-export { createJudgeClient, installJudge, resolveJudgeSettings, judgeEnabled, JudgeError, AiSdkJudge } from './scorers/judge/index.js';
+export { createJudgeClient, installJudge, resolveJudgeSettings, judgeEnabled, JudgeError, AiSdkJudge } from './judge/index.js';
 export {
   createJudgeEconomics,
   runBudgeted,
@@ -81,13 +81,13 @@ export {
   estimateCostUsd,
   shouldGenerateReason,
   withJudgeScope,
-} from './scorers/economics/index.js';
+} from './judge/economics/index.js';
 export { trajectoryFromSpans, trajectoryFromRun } from './scorers/trajectory/from-trace.js';
 export { createAgentTrajectoryScorer } from './scorers/trajectory/agent-trajectory-scorer.js';
 export { agentTrajectorySchema } from './scorers/trajectory/agent-expectations.js';
 export { createJudgeScorer, judgeScorerOptions } from './scorers/custom/judge-scorer.js';
 export { loadModuleScorer, ScorerModuleError } from './scorers/custom/module-scorer.js';
-export { isSelfSpan, isSelfRun, withoutSelfRuns, markJudgeFetch } from './scorers/self-exclusion.js';
+export { isSelfSpan, isSelfRun, withoutSelfRuns, markJudgeFetch } from './pipeline/self-exclusion.js';
 
 // Pipeline, emit, service
 export { createPipeline, type Pipeline, type PipelineOptions, type PipelineStats } from './pipeline/pipeline.js';

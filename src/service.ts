@@ -10,7 +10,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from './config/schema.js';
 import { createEmitters } from './emit/create-emitters.js';
-import type { Emitter } from './emit/score-record.js';
+import type { Emitter } from './model/score-record.js';
 import { errorMessage } from './errors.js';
 import { TraceAssembler, type TraceHandler } from './ingest/assembler.js';
 import { createOtlpGrpcReceiver } from './ingest/grpc/receiver.js';
@@ -19,7 +19,7 @@ import { createKafkaSource, type KafkaSource } from './ingest/kafka/source.js';
 import type { OtlpReceiver } from './ingest/otlp/receiver.js';
 import { replayWal } from './ingest/wal/replay.js';
 import { WriteAheadLog } from './ingest/wal/log.js';
-import { logger } from './logging.js';
+import { logger } from './telemetry/log.js';
 import { scorersFromConfig } from './pipeline/from-config.js';
 import { createPipeline, pipelineOptionsFromConfig, type Pipeline } from './pipeline/pipeline.js';
 import { boostSignalScorers } from './sampling/boost-signals.js';

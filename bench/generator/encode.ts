@@ -1,8 +1,8 @@
 /**
  * Serialises generated OTLP/JSON requests: compact JSON bytes, and protobuf bytes through the repository's
- * protobufjs descriptor (src/ingest/otlp/proto/otlp.json), so both encodings carry exactly the same data.
+ * protobufjs descriptor (src/otlp/proto/otlp.json), so both encodings carry exactly the same data.
  */
-import { OtlpTypes } from '../../src/ingest/otlp/descriptor.js';
+import { OtlpTypes } from '../../src/otlp/descriptor.js';
 import type { JsonAnyValue, JsonKeyValue, JsonTraceRequest } from './otlp-json.js';
 
 /** OTLP/JSON body as sent by `Content-Type: application/json` exporters. */

@@ -5,7 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import { TraceAssembler } from '../../src/ingest/assembler.js';
 import { createOtlpHttpReceiver } from '../../src/ingest/http/receiver.js';
-import { OtlpTypes } from '../../src/ingest/otlp/descriptor.js';
+import { OtlpTypes } from '../../src/otlp/descriptor.js';
 import { decodeTraceRequestJson, decodeTraceRequestProto } from '../../src/ingest/otlp/decode.js';
 import { buildDataset, type Dataset } from '../lib/dataset.js';
 import { postAll } from '../lib/http-client.js';

@@ -10,14 +10,14 @@
  */
 import { configSchema } from '../../src/config/schema.js';
 import { judgeSection } from '../../src/config/sections/judge.js';
-import type { EmitResult, Emitter, ScoreRecord } from '../../src/emit/score-record.js';
-import type { AgentRunContext } from '../../src/extract/agent-run.js';
+import type { EmitResult, Emitter, ScoreRecord } from '../../src/model/score-record.js';
+import type { AgentRunContext } from '../../src/model/agent-run.js';
 import { extractAgentRunContexts } from '../../src/extract/extract.js';
 import type { ConfiguredScorer } from '../../src/pipeline/configured-scorer.js';
 import { scorerRunOf } from '../../src/pipeline/evaluate.js';
 import { scorersFromConfig } from '../../src/pipeline/from-config.js';
 import { createPipeline } from '../../src/pipeline/pipeline.js';
-import { createJudgeClient, resolveJudgeSettings } from '../../src/scorers/judge/index.js';
+import { createJudgeClient, resolveJudgeSettings } from '../../src/judge/index.js';
 import { createAnswerRelevancyScorer } from '../../src/scorers/llm/answer-relevancy/index.js';
 import { createFaithfulnessScorer } from '../../src/scorers/llm/faithfulness/index.js';
 import { createHallucinationScorer } from '../../src/scorers/llm/hallucination/index.js';

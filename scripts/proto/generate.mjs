@@ -1,4 +1,4 @@
-// Regenerates src/ingest/otlp/proto/otlp.json from the official OTLP .proto files.
+// Regenerates src/otlp/proto/otlp.json from the official OTLP .proto files.
 //
 //   cd scripts/proto && mvn -q -B generate-resources && node generate.mjs
 //
@@ -15,7 +15,7 @@ import protobuf from 'protobufjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const protoRoot = join(here, 'target', 'proto');
-const out = resolve(here, '..', '..', 'src', 'ingest', 'otlp', 'proto', 'otlp.json');
+const out = resolve(here, '..', '..', 'src', 'otlp', 'proto', 'otlp.json');
 const pom = readFileSync(join(here, 'pom.xml'), 'utf8');
 const otlpVersion = /<otlp\.proto\.version>([^<]+)</.exec(pom)?.[1] ?? 'unknown';
 

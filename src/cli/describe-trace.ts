@@ -2,7 +2,7 @@
  * What `score` and `extract` print per assembled trace until extraction and scoring are plugged in:
  * a JSON description of the trace as the assembler produced it.
  */
-import type { Trace } from '../ingest/span.js';
+import type { Trace } from '../model/span.js';
 
 export interface TraceDescription {
   traceId: string;

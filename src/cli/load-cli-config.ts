@@ -1,7 +1,7 @@
 /** Config for a command: `-c`, else TRACEJUDGE_CONFIG, else ./tracejudge.yaml, else defaults; sets the log level. */
 import { loadConfig, resolveConfigPath, type Env } from '../config/load.js';
 import type { Config } from '../config/schema.js';
-import { logger } from '../logging.js';
+import { logger } from '../telemetry/log.js';
 
 export interface CliConfig {
   config: Config;

@@ -5,7 +5,7 @@
  */
 import '../scorers/builtin.js';
 import { ErrorCodes, errorMessage, TracejudgeError, type ErrorCode } from '../errors.js';
-import { logger } from '../logging.js';
+import { logger } from '../telemetry/log.js';
 import { checkConfigCommand } from './commands/check-config.js';
 import { extractCommand } from './commands/extract.js';
 import { scoreCommand } from './commands/score.js';

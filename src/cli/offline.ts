@@ -6,7 +6,7 @@ import type { Config } from '../config/schema.js';
 import { ErrorCodes, TracejudgeError } from '../errors.js';
 import { TraceAssembler, type TraceHandler } from '../ingest/assembler.js';
 import { feedInputs, readInputs, type IngestTotals } from '../ingest/files/ingest-files.js';
-import { logger } from '../logging.js';
+import { logger } from '../telemetry/log.js';
 import { usageError } from './usage.js';
 
 export async function assembleFiles(command: string, paths: readonly string[], config: Config, onTrace: TraceHandler): Promise<IngestTotals> {

@@ -8,9 +8,9 @@
  */
 import { randomInt } from 'node:crypto';
 import { errorMessage } from '../errors.js';
-import { ThrottledLog, logger } from '../logging.js';
+import { ThrottledLog, logger } from '../telemetry/log.js';
 import { telemetry } from '../telemetry/instruments.js';
-import type { EmitResult, Emitter, ScoreRecord } from './score-record.js';
+import type { EmitResult, Emitter, ScoreRecord } from '../model/score-record.js';
 
 /** Delivers one batch; failure is a returned value, never a throw (a throw is treated as retryable). */
 export interface RecordSender {

@@ -10,7 +10,7 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { Attr, EVALUATION_EVENT_NAME, evaluationEventAttributes } from './evaluation-attributes.js';
 import { carrierSpanIdFor } from './evaluation-id.js';
 import { hrAfter, hrDuration, hrTimeFromMs, hrTimeFromRfc3339 } from './otel-time.js';
-import type { ScoreRecord } from './score-record.js';
+import type { ScoreRecord } from '../model/score-record.js';
 
 /** The evaluated agent span as a span context (sampled, remote: it was recorded by another process). */
 export function evaluatedSpanContext(record: ScoreRecord): SpanContext {

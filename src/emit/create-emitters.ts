@@ -9,10 +9,10 @@ import { FanoutEmitter } from './fanout.js';
 import { JsonlFileSender } from './jsonl-file.js';
 import { KafkaSender } from './kafka.js';
 import { MetricsEmitter } from './metrics-emitter.js';
-import { createLogExporter, createSpanExporter } from './otlp/exporters.js';
+import { createLogExporter, createSpanExporter } from '../otlp/exporters.js';
 import { createLogSender, createSpanSender } from './otlp/otlp-sender.js';
-import { resolveOtlpSettings } from './otlp/settings.js';
-import type { Emitter } from './score-record.js';
+import { resolveOtlpSettings } from '../otlp/export-settings.js';
+import type { Emitter } from '../model/score-record.js';
 import { StdoutSender } from './stdout.js';
 
 export interface CreateEmittersOptions {

@@ -7,7 +7,7 @@
  * group by operation.
  */
 import type { Attributes } from '@opentelemetry/api';
-import type { ScoreRecord } from './score-record.js';
+import type { ScoreRecord } from '../model/score-record.js';
 
 /** Event name of the span event and of the log record. */
 export const EVALUATION_EVENT_NAME = 'gen_ai.evaluation.result';

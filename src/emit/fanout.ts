@@ -4,7 +4,7 @@
  * deterministic, so duplicates are recognisable), else `permanent` if any refused them, else `success`.
  */
 import { errorMessage } from '../errors.js';
-import type { EmitResult, Emitter, ScoreRecord } from './score-record.js';
+import type { EmitResult, Emitter, ScoreRecord } from '../model/score-record.js';
 
 export class FanoutEmitter implements Emitter {
   readonly name = 'fanout';

@@ -7,7 +7,7 @@ import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { errorMessage } from '../errors.js';
 import type { RecordSender } from './buffered-emitter.js';
-import type { EmitResult, ScoreRecord } from './score-record.js';
+import type { EmitResult, ScoreRecord } from '../model/score-record.js';
 
 export interface JsonlFileOptions {
   path: string;

@@ -4,9 +4,9 @@
  */
 import { Kafka, logLevel, type LogEntry, type Producer } from 'kafkajs';
 import { errorMessage } from '../errors.js';
-import { logger } from '../logging.js';
+import { logger } from '../telemetry/log.js';
 import type { RecordSender } from './buffered-emitter.js';
-import type { EmitResult, ScoreRecord } from './score-record.js';
+import type { EmitResult, ScoreRecord } from '../model/score-record.js';
 
 export interface KafkaEmitOptions {
   brokers: readonly string[];

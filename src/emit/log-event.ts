@@ -8,7 +8,7 @@ import type { ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import { evaluatedSpanContext, evaluationTimes } from './carrier-span.js';
 import { EVALUATION_EVENT_NAME, evaluationEventAttributes } from './evaluation-attributes.js';
 import { hrTimeFromMs } from './otel-time.js';
-import type { ScoreRecord } from './score-record.js';
+import type { ScoreRecord } from '../model/score-record.js';
 
 /** Build the log event of one score record; its time is when the evaluation finished. */
 export function toLogEvent(record: ScoreRecord, resource: Resource, scope: InstrumentationScope, nowMs: number = Date.now()): ReadableLogRecord {

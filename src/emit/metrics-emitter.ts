@@ -4,7 +4,7 @@
  * the scorer pipeline must therefore not call `recordScore` itself (it calls `recordSkipped` for skips).
  */
 import { recordScore } from '../telemetry/record-score.js';
-import type { EmitResult, Emitter, ScoreRecord } from './score-record.js';
+import type { EmitResult, Emitter, ScoreRecord } from '../model/score-record.js';
 
 export class MetricsEmitter implements Emitter {
   readonly name = 'metrics';

@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 import { errorMessage } from '../errors.js';
 import type { RecordSender } from './buffered-emitter.js';
 import { toJsonLine } from './jsonl-file.js';
-import type { EmitResult, ScoreRecord } from './score-record.js';
+import type { EmitResult, ScoreRecord } from '../model/score-record.js';
 
 export class StdoutSender implements RecordSender {
   readonly name = 'stdout';

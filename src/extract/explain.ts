@@ -2,7 +2,7 @@
  * Why a trace did or did not yield agent runs: the conventions matched, the spans seen with what each
  * was read as, the runs found, and a reason for every LLM or tool span left without a run.
  */
-import type { Convention } from './agent-run.js';
+import type { Convention } from '../model/agent-run.js';
 import type { SpanRole } from './conventions/types.js';
 import type { SpanInfo } from './facts.js';
 import { shortId, type SpanTree } from './tree.js';

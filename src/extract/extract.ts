@@ -4,8 +4,8 @@
  */
 import type { MappingRule, RedactionRule } from '../config/sections/extract.js';
 import { decodeLogsRequestJson, decodeTraceRequestJson } from '../ingest/otlp/decode.js';
-import type { LogRecord, Span, Trace } from '../ingest/span.js';
-import type { AgentRun, AgentRunContext } from './agent-run.js';
+import type { LogRecord, Span, Trace } from '../model/span.js';
+import type { AgentRun, AgentRunContext } from '../model/agent-run.js';
 import { createMappingSelector } from './conventions/mapping.js';
 import type { ConventionSelector } from './conventions/types.js';
 import { explainFrom, noRunReason, type ExplainedRun, type TraceExplanation } from './explain.js';

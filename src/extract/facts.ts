@@ -3,8 +3,8 @@
  * for each field the first selector (in priority order) that states it wins, so the richest source of a
  * span (its own convention) beats the `gen_ai.*` copies converters add beside it.
  */
-import type { Span } from '../ingest/span.js';
-import type { Convention } from './agent-run.js';
+import type { Span } from '../model/span.js';
+import type { Convention } from '../model/agent-run.js';
 import { aisdk } from './conventions/aisdk.js';
 import { genai } from './conventions/genai.js';
 import { Deferred } from './conventions/lazy.js';

@@ -3,7 +3,7 @@
  * Every helper accepts both Mastra format-2 messages (`content.parts` / `content.toolInvocations`) and the
  * tracejudge shape (SPEC §5: `content` string, `toolInvocations` beside it). They never throw on odd input.
  */
-import type { ToolInvocation } from './agent-run.js';
+import type { ToolInvocation } from '../model/agent-run.js';
 import { isRecord } from './values.js';
 
 type Obj = Record<string, unknown>;

@@ -3,7 +3,7 @@
  * result, with a visible marker, and regex redaction over every text of a run.
  */
 import type { RedactionRule } from '../config/sections/extract.js';
-import type { AgentRun, RunMessage, ToolInvocation, ToolResult } from './agent-run.js';
+import type { AgentRun, RunMessage, ToolInvocation, ToolResult } from '../model/agent-run.js';
 import { isRecord, stringify } from './values.js';
 
 /** Default cap per text and per tool result: 32 KiB. */

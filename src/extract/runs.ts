@@ -3,8 +3,8 @@
  * separate runs and their spans are not the parent's), or per top-level LLM workflow where no agent span
  * covers the LLM calls.
  */
-import type { Span } from '../ingest/span.js';
-import type { AgentRun, Convention, RunMessage, ToolInvocation } from './agent-run.js';
+import type { Span } from '../model/span.js';
+import type { AgentRun, Convention, RunMessage, ToolInvocation } from '../model/agent-run.js';
 import type { Msg, NormToolCall, SpanFacts } from './conventions/types.js';
 import type { SpanInfo } from './facts.js';
 import { extractToolResults } from './helpers.js';

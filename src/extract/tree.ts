@@ -3,7 +3,7 @@
  * children in start order, orphans (parent not received) attached under the root with a note, and the
  * span events plus correlated log records of each span in time order.
  */
-import type { Attributes, AttributeValue, LogRecord, Span } from '../ingest/span.js';
+import type { Attributes, AttributeValue, LogRecord, Span } from '../model/span.js';
 
 /** A span event or a log record joined to a span, in one shape. */
 export interface SpanEventLike {

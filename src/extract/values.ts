@@ -2,7 +2,7 @@
  * Defensive readers over decoded attribute values. Every reader accepts any shape and returns
  * `undefined` for what it cannot use: extraction must never throw on bad data.
  */
-import type { AttributeValue, Attributes } from '../ingest/span.js';
+import type { AttributeValue, Attributes } from '../model/span.js';
 
 /** A plain JS object (not an array, not bytes). */
 export function isRecord(v: unknown): v is Record<string, unknown> {

@@ -15,13 +15,13 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { assemblySection } from '../config/sections/assembly.js';
 import { errorMessage } from '../errors.js';
-import { logger as rootLogger, ThrottledLog } from '../logging.js';
+import { logger as rootLogger, ThrottledLog } from '../telemetry/log.js';
 import { observeBufferedTraces, telemetry } from '../telemetry/instruments.js';
 import { DeadlineHeap } from './deadline-heap.js';
 import { DecidedCache } from './decided-cache.js';
 import { HeldTrace, type BatchRef } from './held-trace.js';
 import type { OfferResult, Refusal, SpanBatch, SpanSink } from './sink.js';
-import { estimateLogBytes, estimateSpanBytes, type LogRecord, type Span, type Trace } from './span.js';
+import { estimateLogBytes, estimateSpanBytes, type LogRecord, type Span, type Trace } from '../model/span.js';
 
 /** The `assembly` config section. */
 export type AssemblyConfig = z.output<typeof assemblySection>;

@@ -3,7 +3,7 @@
  * times that drive its decision, and the batches that fed it (for `onSettled` ref-counting).
  */
 import type { HeapItem } from './deadline-heap.js';
-import type { LogRecord, SourceKind, Span, Trace } from './span.js';
+import type { LogRecord, SourceKind, Span, Trace } from '../model/span.js';
 
 /** A batch's `onSettled` with the number of held traces it still waits for. */
 export interface BatchRef {

@@ -2,7 +2,7 @@
  * The narrow interface between sources and the assembler. Sources decode into a `SpanBatch` and `offer`
  * it; the assembler either takes all of it or refuses all of it (back-pressure), never part silently.
  */
-import type { LogRecord, SourceKind, Span } from './span.js';
+import type { LogRecord, SourceKind, Span } from '../model/span.js';
 
 export interface SpanBatch {
   spans: Span[];

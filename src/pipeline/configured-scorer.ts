@@ -3,7 +3,7 @@
  */
 import type { ScorerKind } from '../sampling/types.js';
 import type { ScorerLike } from '../scorers/core/types.js';
-import { shouldGenerateReason, type ReasonPolicy } from '../scorers/economics/reason-policy.js';
+import { shouldGenerateReason, type ReasonPolicy } from '../judge/economics/reason-policy.js';
 import { scoreLabel, type ConfiguredScorer as BuiltScorer } from '../scorers/registry.js';
 
 export type { ReasonPolicy };

@@ -3,11 +3,11 @@
  * or "not applicable" (no record, counted as skipped). Never throws.
  */
 import { evaluationIdFor } from '../emit/evaluation-id.js';
-import type { ScoreRecord } from '../emit/score-record.js';
+import type { ScoreRecord } from '../model/score-record.js';
 import { errorMessage } from '../errors.js';
-import type { AgentRunContext } from '../extract/agent-run.js';
-import type { SourceKind } from '../ingest/span.js';
-import { scrubSecrets } from '../logging.js';
+import type { AgentRunContext } from '../model/agent-run.js';
+import type { SourceKind } from '../model/span.js';
+import { scrubSecrets } from '../telemetry/log.js';
 import { LIVE_RUN_KEY } from '../scorers/llm/shared.js';
 import { labelFor, wantsReason, type ConfiguredScorer } from './configured-scorer.js';
 

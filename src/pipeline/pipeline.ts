@@ -8,20 +8,20 @@
  * what Kafka's offset commits wait for.
  */
 import type { Config } from '../config/schema.js';
-import type { Emitter, ScoreRecord } from '../emit/score-record.js';
+import type { Emitter, ScoreRecord } from '../model/score-record.js';
 import { evaluationIdFor } from '../emit/evaluation-id.js';
 import { errorMessage } from '../errors.js';
-import type { AgentRunContext } from '../extract/agent-run.js';
+import type { AgentRunContext } from '../model/agent-run.js';
 import { extractAgentRunContexts, type ExtractOptions } from '../extract/extract.js';
-import type { SourceKind, Trace } from '../ingest/span.js';
-import { logger, ThrottledLog } from '../logging.js';
+import type { SourceKind, Trace } from '../model/span.js';
+import { logger, ThrottledLog } from '../telemetry/log.js';
 import type { SamplingDecision } from '../sampling/types.js';
 import type { SamplingPolicy } from '../sampling/policy.js';
 import { telemetry } from '../telemetry/instruments.js';
 import { recordSkipped } from '../telemetry/record-score.js';
-import { runBudgeted, type JudgeEconomics } from '../scorers/economics/economics.js';
-import { isSelfRun } from '../scorers/self-exclusion.js';
-import type { Span } from '../ingest/span.js';
+import { runBudgeted, type JudgeEconomics } from '../judge/economics/economics.js';
+import { isSelfRun } from './self-exclusion.js';
+import type { Span } from '../model/span.js';
 import type { ConfiguredScorer } from './configured-scorer.js';
 import { evaluate, type EvaluateArgs, type EvaluationOutcome } from './evaluate.js';
 import { WorkQueue } from './work-queue.js';

@@ -4,7 +4,7 @@
  */
 import type { AgentSamplingConfig, RateLimitConfig, SamplingConfig, ScorerSamplingConfig } from '../config/sections/sampling.js';
 import { formatPath } from '../config/load.js';
-import { createPatternMatcher, type PatternMatch } from './glob.js';
+import { createPatternMatcher, type PatternMatch } from '../util/glob.js';
 import { ruleFromConfig, type Rule } from './rules/rule.js';
 import type { ScorerKind } from './types.js';
 

@@ -6,7 +6,7 @@
  * Rate-limit buckets are its only state; a reloaded config gets a new policy with fresh buckets.
  */
 import type { SamplingConfig } from '../config/sections/sampling.js';
-import { logger, ThrottledLog } from '../logging.js';
+import { logger, ThrottledLog } from '../telemetry/log.js';
 import { telemetry } from '../telemetry/instruments.js';
 import { agentSpanOf } from './agent-span.js';
 import { compileSampling, type AgentEntry, type CompiledSampling } from './compile.js';

@@ -11,7 +11,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { loadConfig, type Env } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { ConfigError, errorMessage, TracejudgeError } from '../errors.js';
-import { logger } from '../logging.js';
+import { logger } from '../telemetry/log.js';
 
 export interface WatchConfigOptions {
   /** Quiet time after the last change before reloading (default 200 ms). */

@@ -1,8 +1,8 @@
 /**
  * The sampler's boundary types: what a decision is asked about and what it answers.
  */
-import type { Attributes, Span } from '../ingest/span.js';
-import type { AgentRun } from '../extract/agent-run.js';
+import type { Attributes, Span } from '../model/span.js';
+import type { AgentRun } from '../model/agent-run.js';
 
 /** Code scorers are cheap and deterministic; judge scorers call an LLM. */
 export type ScorerKind = 'code' | 'judge';

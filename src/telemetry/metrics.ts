@@ -8,11 +8,11 @@ import type { AddressInfo } from 'node:net';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { AggregationType, MeterProvider, PeriodicExportingMetricReader, type IMetricReader } from '@opentelemetry/sdk-metrics';
 import type { Config } from '../config/schema.js';
-import { createMetricExporter } from '../emit/otlp/exporters.js';
+import { createMetricExporter } from '../otlp/exporters.js';
 import { TRACEJUDGE_RESOURCE } from '../emit/otlp/otlp-sender.js';
-import { resolveOtlpSettings } from '../emit/otlp/settings.js';
+import { resolveOtlpSettings } from '../otlp/export-settings.js';
 import { errorMessage } from '../errors.js';
-import { logger } from '../logging.js';
+import { logger } from './log.js';
 import { SCORE_BUCKETS, useMeter } from './instruments.js';
 import { setAgentLimits } from './record-score.js';
 

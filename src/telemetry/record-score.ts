@@ -5,7 +5,7 @@
  * Exemplars: not recorded. @opentelemetry/sdk-metrics 2.x has no working exemplar support (opentelemetry-js
  * issue #5147) and @opentelemetry/exporter-prometheus writes the 0.0.4 text format, which has no exemplars.
  */
-import type { ScoreRecord } from '../emit/score-record.js';
+import type { ScoreRecord } from '../model/score-record.js';
 import { AgentNameLimiter, type AgentLimitOptions } from './agent-limiter.js';
 import { telemetry } from './instruments.js';
 

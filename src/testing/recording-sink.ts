@@ -3,7 +3,7 @@
  * either on demand or when more than `capacitySpans` spans are held and not yet drained.
  */
 import type { OfferResult, SpanBatch, SpanSink } from '../ingest/sink.js';
-import type { LogRecord, Span } from '../ingest/span.js';
+import type { LogRecord, Span } from '../model/span.js';
 
 export interface RecordingSpanSinkOptions {
   /** Refuse a batch that would make the held (undrained) span count exceed this. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TraceAssembler, type AssemblyConfig } from '../../src/ingest/assembler.js';
 import type { SpanBatch } from '../../src/ingest/sink.js';
-import type { Span, Trace } from '../../src/ingest/span.js';
+import type { Span, Trace } from '../../src/model/span.js';
 import { deferred, FakeClock, installMeter, log, settle, span, T1, T2, T3, type Deferred } from './helpers.js';
 
 const meter = installMeter();

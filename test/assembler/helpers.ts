@@ -1,5 +1,5 @@
 import { MeterProvider, MetricReader, type SumMetricData } from '@opentelemetry/sdk-metrics';
-import type { LogRecord, Span } from '../../src/ingest/span.js';
+import type { LogRecord, Span } from '../../src/model/span.js';
 import { useMeter } from '../../src/telemetry/instruments.js';
 
 export const T1 = '0af7651916cd43dd8448eb211c80319c';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
-import type { Trace } from '../../src/ingest/span.js';
+import type { Trace } from '../../src/model/span.js';
 import { startService } from '../../src/service.js';
 import { makeFixtures } from './fixtures.js';
 

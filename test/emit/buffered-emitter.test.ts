@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { BufferedEmitter, type RecordSender } from '../../src/emit/buffered-emitter.js';
-import type { EmitResult, ScoreRecord } from '../../src/emit/score-record.js';
+import type { EmitResult, ScoreRecord } from '../../src/model/score-record.js';
 import { installTestMeter } from './meter.js';
 import { scoreRecord } from './records.js';
 

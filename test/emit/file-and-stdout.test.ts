@@ -7,7 +7,7 @@ import { configSchema } from '../../src/config/schema.js';
 import { createEmitters } from '../../src/emit/create-emitters.js';
 import { JsonlFileSender, toJsonLine } from '../../src/emit/jsonl-file.js';
 import { StdoutSender } from '../../src/emit/stdout.js';
-import type { ScoreRecord } from '../../src/emit/score-record.js';
+import type { ScoreRecord } from '../../src/model/score-record.js';
 import { errorRecord, scoreRecord } from './records.js';
 
 const dirs: string[] = [];

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { carrierSpanIdFor, evaluationIdFor } from '../../src/emit/evaluation-id.js';
 import { combineResults, FanoutEmitter } from '../../src/emit/fanout.js';
 import { evaluationTimes } from '../../src/emit/carrier-span.js';
-import type { EmitResult, Emitter } from '../../src/emit/score-record.js';
+import type { EmitResult, Emitter } from '../../src/model/score-record.js';
 import { AgentNameLimiter } from '../../src/telemetry/agent-limiter.js';
 import { scoreRecord } from './records.js';
 

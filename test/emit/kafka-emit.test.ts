@@ -3,7 +3,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BufferedEmitter } from '../../src/emit/buffered-emitter.js';
 import { KafkaSender } from '../../src/emit/kafka.js';
-import type { ScoreRecord } from '../../src/emit/score-record.js';
+import type { ScoreRecord } from '../../src/model/score-record.js';
 import { errorRecord, scoreRecord } from './records.js';
 import { acquireBrokerLock } from '../kafka/broker-lock.js';
 

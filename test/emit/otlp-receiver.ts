@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import * as grpc from '@grpc/grpc-js';
 import protobuf from 'protobufjs';
-import descriptorJson from '../../src/ingest/otlp/proto/otlp.json' with { type: 'json' };
+import descriptorJson from '../../src/otlp/proto/otlp.json' with { type: 'json' };
 
 const root = protobuf.Root.fromJSON(descriptorJson as protobuf.INamespace);
 const TraceRequest = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest');

@@ -1,6 +1,6 @@
 /** Score records for emit tests, built the way the scorer pipeline builds them. */
 import { evaluationIdFor } from '../../src/emit/evaluation-id.js';
-import type { ScoreRecord } from '../../src/emit/score-record.js';
+import type { ScoreRecord } from '../../src/model/score-record.js';
 
 export const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
 export const AGENT_SPAN_ID = 'b7ad6b7169203331';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { explainText } from '../../src/extract/explain.js';
 import { explainTrace, extractAgentRunContexts } from '../../src/extract/extract.js';
 import { buildSpanTree } from '../../src/extract/tree.js';
-import type { Span } from '../../src/ingest/span.js';
+import type { Span } from '../../src/model/span.js';
 import { extractFixture } from './fixture-io.js';
 
 const T = '0af7651916cd43dd8448eb211c80319c';

@@ -2,7 +2,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AgentRun } from '../../src/extract/agent-run.js';
+import type { AgentRun } from '../../src/model/agent-run.js';
 import { extractTraces, logsFromRequest, type ExtractOptions, type TraceExtraction } from '../../src/extract/extract.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -9,7 +9,7 @@ import { BUILTIN_SELECTORS } from '../../src/extract/facts.js';
 import { buildSpanTree } from '../../src/extract/tree.js';
 import { extractSection } from '../../src/config/sections/extract.js';
 import { extractToolCalls, extractToolResults, getAssistantMessageFromRunOutput, getSystemMessagesFromRunInput, getUserMessageFromRunInput } from '../../src/extract/helpers.js';
-import type { AttributeValue, LogRecord, Span } from '../../src/ingest/span.js';
+import type { AttributeValue, LogRecord, Span } from '../../src/model/span.js';
 import { IN_HOUSE_MAPPING } from './fixture-io.js';
 
 /** mulberry32: small seeded PRNG. */

@@ -3,7 +3,7 @@ import * as grpc from '@grpc/grpc-js';
 import { ExportResultCode } from '@opentelemetry/core';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { OtlpTypes } from '../../src/ingest/otlp/descriptor.js';
+import { OtlpTypes } from '../../src/otlp/descriptor.js';
 import { createOtlpHttpReceiver } from '../../src/ingest/http/receiver.js';
 import { RecordingSpanSink } from '../../src/testing/recording-sink.js';
 import { makeTestSpans } from '../../src/testing/otel-spans.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeTraceRequestJson, decodeTraceRequestProto, decodeLogsRequestJson, decodeLogsRequestProto, MAX_VALUE_DEPTH } from '../../src/ingest/otlp/decode.js';
-import { OtlpTypes, fieldNumbers } from '../../src/ingest/otlp/descriptor.js';
+import { OtlpTypes, fieldNumbers } from '../../src/otlp/descriptor.js';
 import { DecodeError } from '../../src/errors.js';
 import { deepAnyValueJson, deepAnyValueProto, encodeSpanWithRawAttributes, encodeTraceRequest, jsonSpan, jsonSpanWithRawAttribute, jsonTraceRequest, prng } from './helpers.js';
 

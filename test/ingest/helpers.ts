@@ -1,6 +1,6 @@
 /** Helpers for building OTLP payloads by hand in ingest tests. */
 import protobuf from 'protobufjs';
-import { OtlpTypes as Types, otlpRoot } from '../../src/ingest/otlp/descriptor.js';
+import { OtlpTypes as Types, otlpRoot } from '../../src/otlp/descriptor.js';
 
 const OtlpTypes = { ...Types, Span: otlpRoot.lookupType('opentelemetry.proto.trace.v1.Span') };
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
 import * as grpc from '@grpc/grpc-js';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
-import { OtlpTypes } from '../../src/ingest/otlp/descriptor.js';
+import { OtlpTypes } from '../../src/otlp/descriptor.js';
 import { RecordingSpanSink } from '../../src/testing/recording-sink.js';
 import { makeTestSpans } from '../../src/testing/otel-spans.js';
 import { deepAnyValueJson, jsonSpan, jsonSpanWithRawAttribute, jsonTraceRequest, prng } from './helpers.js';

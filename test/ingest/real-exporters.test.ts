@@ -3,7 +3,7 @@ import { ExportResultCode } from '@opentelemetry/core';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { RecordingSpanSink } from '../../src/testing/recording-sink.js';
 import { makeTestSpans } from '../../src/testing/otel-spans.js';
-import type { Span } from '../../src/ingest/span.js';
+import type { Span } from '../../src/model/span.js';
 import { exporterFor, exportSpans, startReceivers, type ExporterKind, type Running } from './receivers.js';
 
 const kinds: ExporterKind[] = ['http-json', 'http-proto', 'grpc'];

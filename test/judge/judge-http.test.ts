@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createJudgeClient, JudgeError, resolveJudgeSettings, type JudgeClient, type JudgeSettings } from '../../src/scorers/judge/index.js';
+import { createJudgeClient, JudgeError, resolveJudgeSettings, type JudgeClient, type JudgeSettings } from '../../src/judge/index.js';
 import { judgeSection } from '../../src/config/sections/judge.js';
 import { byMarker, reply, startStubJudge, type StubJudge } from '../../src/testing/stub-judge/index.js';
 

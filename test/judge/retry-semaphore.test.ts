@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { APICallError } from 'ai';
-import { backoffMs, classifyCallError, retryAfterMs } from '../../src/scorers/judge/retry.js';
-import { Semaphore } from '../../src/scorers/judge/semaphore.js';
+import { backoffMs, classifyCallError, retryAfterMs } from '../../src/judge/retry.js';
+import { Semaphore } from '../../src/judge/semaphore.js';
 
 const apiError = (statusCode: number | undefined, body: unknown, headers: Record<string, string> = {}) =>
   new APICallError({ message: 'm', url: 'http://x', requestBodyValues: {}, ...(statusCode ? { statusCode } : {}), responseHeaders: headers, responseBody: JSON.stringify(body), data: body });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MeterProvider, MetricReader, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { z } from 'zod';
 import { useMeter } from '../../src/telemetry/instruments.js';
-import { createJudgeClient, resolveJudgeSettings, type JudgeClient } from '../../src/scorers/judge/index.js';
+import { createJudgeClient, resolveJudgeSettings, type JudgeClient } from '../../src/judge/index.js';
 import { judgeSection } from '../../src/config/sections/judge.js';
 import { reply, startStubJudge, type StubJudge } from '../../src/testing/stub-judge/index.js';
 

@@ -11,8 +11,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { decodeTraceRequestJson } from '../../src/ingest/otlp/decode.js';
-import { OtlpTypes } from '../../src/ingest/otlp/descriptor.js';
-import type { AttributeValue, Attributes, Resource, Scope, Span, Trace } from '../../src/ingest/span.js';
+import { OtlpTypes } from '../../src/otlp/descriptor.js';
+import type { AttributeValue, Attributes, Resource, Scope, Span, Trace } from '../../src/model/span.js';
 
 type ProtoObject = Record<string, unknown>;
 

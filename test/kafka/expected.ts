@@ -4,8 +4,8 @@
  * when it produced exactly these evaluation ids with the same scores.
  */
 import { parseConfig } from '../../src/config/load.js';
-import type { ScoreRecord } from '../../src/emit/score-record.js';
-import type { Trace } from '../../src/ingest/span.js';
+import type { ScoreRecord } from '../../src/model/score-record.js';
+import type { Trace } from '../../src/model/span.js';
 import { scorersFromConfig } from '../../src/pipeline/from-config.js';
 import { createPipeline, pipelineOptionsFromConfig } from '../../src/pipeline/pipeline.js';
 import { MemoryEmitter } from '../pipeline/helpers.js';

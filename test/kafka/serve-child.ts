@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { ScoreRecord } from '../../src/emit/score-record.js';
+import type { ScoreRecord } from '../../src/model/score-record.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 

@@ -5,9 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { compactAttributes, NO_EVENTS, shareTraceIds, statusOf, UNSET_STATUS } from '../../src/ingest/otlp/compact.js';
 import { decodeTraceRequestJson, decodeTraceRequestProto } from '../../src/ingest/otlp/decode.js';
-import { OtlpTypes } from '../../src/ingest/otlp/descriptor.js';
+import { OtlpTypes } from '../../src/otlp/descriptor.js';
 import { bytesToHex } from '../../src/ingest/otlp/hex.js';
-import type { Attributes, Span } from '../../src/ingest/span.js';
+import type { Attributes, Span } from '../../src/model/span.js';
 
 function referenceHex(buf: Uint8Array, start: number, end: number): string {
   let s = '';

@@ -1,9 +1,9 @@
 /** Helpers for pipeline tests: fixture traces and an in-memory emitter. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { EmitResult, Emitter, ScoreRecord } from '../../src/emit/score-record.js';
+import type { EmitResult, Emitter, ScoreRecord } from '../../src/model/score-record.js';
 import { decodeTraceRequestJson } from '../../src/ingest/otlp/decode.js';
-import type { Trace } from '../../src/ingest/span.js';
+import type { Trace } from '../../src/model/span.js';
 
 export function fixtureTrace(name: string): Trace {
   const path = fileURLToPath(new URL(`../fixtures/traces/${name}.json`, import.meta.url));

@@ -7,7 +7,7 @@ import { createSamplingPolicy } from '../../src/sampling/policy.js';
 import { evaluationIdFor } from '../../src/emit/evaluation-id.js';
 import { extractAgentRunContexts } from '../../src/extract/extract.js';
 import { fixtureTrace, MemoryEmitter } from './helpers.js';
-import { createJudgeEconomics } from '../../src/scorers/economics/economics.js';
+import { createJudgeEconomics } from '../../src/judge/economics/economics.js';
 import { boostSignalScorers } from '../../src/sampling/boost-signals.js';
 import { economicsSection } from '../../src/config/sections/economics.js';
 

@@ -12,7 +12,7 @@ import { DecodeError } from '../../src/errors.js';
 import { deadLetterHeaders } from '../../src/ingest/kafka/dead-letter.js';
 import { decodeKafkaValue } from '../../src/ingest/kafka/decode-message.js';
 import { decodeTraceRequestJson, decodeTraceRequestProto } from '../../src/ingest/otlp/decode.js';
-import { OtlpTypes } from '../../src/ingest/otlp/descriptor.js';
+import { OtlpTypes } from '../../src/otlp/descriptor.js';
 import { post, RawGrpcClient } from './helpers/clients.js';
 import { BadPayloads, gzipBomb, type BadPayload } from './helpers/fuzz-payloads.js';
 import { MemorySampler, mib } from './helpers/memory.js';

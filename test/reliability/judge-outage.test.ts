@@ -6,7 +6,7 @@
  * silently dropped, and /metrics shows judge requests and evaluations by outcome.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScoreRecord } from '../../src/emit/score-record.js';
+import type { ScoreRecord } from '../../src/model/score-record.js';
 import { byMarker, reply, startStubJudge, type StubJudge, type StubReply } from '../../src/testing/stub-judge/index.js';
 import { post } from './helpers/clients.js';
 import { writeResult } from './helpers/results.js';

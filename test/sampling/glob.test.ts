@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileGlob, createPatternMatcher, globSpecificity, isGlob } from '../../src/sampling/glob.js';
+import { compileGlob, createPatternMatcher, globSpecificity, isGlob } from '../../src/util/glob.js';
 
 describe('agent globs', () => {
   it.each([

@@ -1,6 +1,6 @@
 /** Builders and a seeded PRNG for the sampling tests. */
-import type { AgentRun } from '../../src/extract/agent-run.js';
-import type { Attributes, Span } from '../../src/ingest/span.js';
+import type { AgentRun } from '../../src/model/agent-run.js';
+import type { Attributes, Span } from '../../src/model/span.js';
 import type { SamplingInput } from '../../src/sampling/types.js';
 
 /** mulberry32: a small seeded PRNG, so statistical tests are reproducible. */

@@ -7,7 +7,7 @@
 import { ConfigError } from '../../errors.js';
 import { effectiveScorerSection, judgeRequirementIssues } from '../../pipeline/from-config.js';
 import { explainSampling } from '../../sampling/explain.js';
-import { judgeEnabled, resolveJudgeSettings } from '../../scorers/judge/settings.js';
+import { judgeEnabled, resolveJudgeSettings } from '../../judge/settings.js';
 import { getScorerType } from '../../scorers/registry.js';
 import { loadCliConfig } from '../load-cli-config.js';
 import { writeError, writeRecord } from '../output.js';

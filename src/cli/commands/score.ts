@@ -4,7 +4,7 @@
  * (src/cli/dataset.ts). Records go to stdout (JSON lines, or a table at the end); a progress line goes to
  * stderr on a TTY. The sampling policy is honoured unless `--all`.
  */
-import type { EmitResult, Emitter, ScoreRecord } from '../../emit/score-record.js';
+import type { EmitResult, Emitter, ScoreRecord } from '../../model/score-record.js';
 import { replayOptionsFromArgs, replayKafka } from '../../ingest/kafka/replay.js';
 import { scorersFromConfig } from '../../pipeline/from-config.js';
 import { createPipeline, pipelineOptionsFromConfig } from '../../pipeline/pipeline.js';

@@ -3,7 +3,7 @@
  * exits 0 within `telemetry.shutdownTimeoutMs` (1 when the deadline passes first).
  */
 import { errorMessage } from '../../errors.js';
-import { logger } from '../../logging.js';
+import { logger } from '../../telemetry/log.js';
 import { startService } from '../../service.js';
 import { loadCliConfig } from '../load-cli-config.js';
 import { configOption, parseCommandArgs, usageError } from '../usage.js';

@@ -9,8 +9,8 @@ import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { toCarrierSpan } from '../carrier-span.js';
 import { toLogEvent } from '../log-event.js';
 import type { RecordSender } from '../buffered-emitter.js';
-import type { EmitResult, ScoreRecord } from '../score-record.js';
-import type { OtlpProtocol } from './settings.js';
+import type { EmitResult, ScoreRecord } from '../../model/score-record.js';
+import type { OtlpProtocol } from '../../otlp/export-settings.js';
 
 /** The resource and scope of everything tracejudge emits. */
 export const TRACEJUDGE_RESOURCE: Resource = resourceFromAttributes({ 'service.name': 'tracejudge' });

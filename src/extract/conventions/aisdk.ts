@@ -4,7 +4,7 @@
  * GenAI form (`invoke_agent {modelId}`, `step {n}`, `chat`, `execute_tool`), whose span name carries the
  * model id, never the agent name.
  */
-import type { Span } from '../../ingest/span.js';
+import type { Span } from '../../model/span.js';
 import { anyToMessages, openAiToolCalls, outputText } from '../messages.js';
 import type { SpanTree } from '../tree.js';
 import { attr, attrJson, attrStr, firstCount, firstStr, hasPrefix, inParseScope, onParseScopeExit } from '../values.js';

@@ -4,7 +4,7 @@
  * completion span events; and the v1.28–v1.36 per-message events (`gen_ai.user.message`, `gen_ai.choice`,
  * `gen_ai.tool.message`, …) as span events or correlated log records.
  */
-import type { Attributes, Span } from '../../ingest/span.js';
+import type { Attributes, Span } from '../../model/span.js';
 import { anyToMessages, openAiToolCalls, textOfContent } from '../messages.js';
 import type { SpanTree, SpanEventLike } from '../tree.js';
 import { attr, attrJson, attrStr, firstCount, firstStr, hasPrefix, inParseScope, isRecord, asString, onParseScopeExit, parseJsonish } from '../values.js';

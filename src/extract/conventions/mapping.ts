@@ -5,7 +5,7 @@
  */
 import picomatch from 'picomatch';
 import type { FieldRef, MappingRule } from '../../config/sections/extract.js';
-import type { Span } from '../../ingest/span.js';
+import type { Span } from '../../model/span.js';
 import { anyToMessages, outputText, textOfContent } from '../messages.js';
 import { asCount, asString, attr, isRecord, parseJsonish } from '../values.js';
 import { Deferred } from './lazy.js';

@@ -4,7 +4,7 @@
  * reader) and the early form (`agent.{agentId}`, `tool.execute {toolId}`, `chat {model}` with generic
  * `input` / `output`, `gen_ai.prompt` / `gen_ai.completion`, `gen_ai.tool.input` / `.output`).
  */
-import type { Span } from '../../ingest/span.js';
+import type { Span } from '../../model/span.js';
 import { anyToMessages, outputText } from '../messages.js';
 import { attr, attrJson, attrStr, firstStr, hasPrefix, parseJsonish } from '../values.js';
 import { Deferred, systemTextsOf } from './lazy.js';

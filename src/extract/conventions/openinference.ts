@@ -3,7 +3,7 @@
  * `input.value` / `output.value` with mime types, flattened `llm.input_messages.{i}.message.*` /
  * `llm.output_messages.{i}.message.*`, `tool.name`, and `retrieval.documents.{i}.document.content`.
  */
-import type { AttributeValue, Attributes } from '../../ingest/span.js';
+import type { AttributeValue, Attributes } from '../../model/span.js';
 import { anyToMessages } from '../messages.js';
 import { Deferred, systemTextsOf } from './lazy.js';
 import { asString, attr, attrStr, firstCount, firstStr, parseJsonish, unflatten } from '../values.js';

@@ -4,7 +4,7 @@
  * `gen_ai.prompt.{i}.*` / `gen_ai.completion.{i}.*` LLM spans, and (through the GenAI reader) the newer
  * JSON messages.
  */
-import type { AttributeValue, Attributes, Span } from '../../ingest/span.js';
+import type { AttributeValue, Attributes, Span } from '../../model/span.js';
 import { anyToMessages } from '../messages.js';
 import { asString, attr, attrStr, firstStr, hasAnyPrefix, isRecord, parseJsonish, unflatten } from '../values.js';
 import { Deferred, systemTextsOf } from './lazy.js';

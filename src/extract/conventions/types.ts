@@ -3,8 +3,8 @@
  * builder (`../runs.ts`) decides runs from them. Every field is optional: a selector states only what its
  * convention carries on that span.
  */
-import type { Span } from '../../ingest/span.js';
-import type { Convention } from '../agent-run.js';
+import type { Span } from '../../model/span.js';
+import type { Convention } from '../../model/agent-run.js';
 import type { SpanTree } from '../tree.js';
 import type { Deferred } from './lazy.js';
 

@@ -5,7 +5,7 @@
  */
 import { DecodeError, ErrorCodes, errorMessage, TracejudgeError } from '../../errors.js';
 import { decodeLogsRequestJson, decodeLogsRequestProto, decodeTraceRequestJson, decodeTraceRequestProto } from '../otlp/decode.js';
-import type { LogRecord, Span } from '../span.js';
+import type { LogRecord, Span } from '../../model/span.js';
 import { findJsonSyntaxError } from './json-syntax.js';
 import type { InputBytes } from './read-bytes.js';
 

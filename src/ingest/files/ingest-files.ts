@@ -4,7 +4,7 @@
  * full the file source "pauses": it flushes the assembler and offers again.
  */
 import { ErrorCodes, TracejudgeError } from '../../errors.js';
-import { logger } from '../../logging.js';
+import { logger } from '../../telemetry/log.js';
 import { telemetry } from '../../telemetry/instruments.js';
 import type { SpanSink } from '../sink.js';
 import { decodeInput, type InputDocument } from './decode-input.js';

@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { SpanSink } from '../sink.js';
 import { DecodeError, errorMessage } from '../../errors.js';
-import { logger, ThrottledLog } from '../../logging.js';
+import { logger, ThrottledLog } from '../../telemetry/log.js';
 import { decodeLogsRequestJson, decodeLogsRequestProto, decodeTraceRequestJson, decodeTraceRequestProto } from '../otlp/decode.js';
 import { ingestLogs, ingestTraces, type IngestOutcome, type OtlpSignal } from '../otlp/ingest.js';
 import { bearerMatches, type OtlpReceiver } from '../otlp/receiver.js';

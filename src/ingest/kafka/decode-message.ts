@@ -6,7 +6,7 @@
 import { DecodeError } from '../../errors.js';
 import { decodeTraceRequestJson } from '../otlp/json-traces.js';
 import { decodeTraceRequestProto } from '../otlp/proto-traces.js';
-import type { Span } from '../span.js';
+import type { Span } from '../../model/span.js';
 
 export type KafkaEncoding = 'otlp_proto' | 'otlp_json';
 

@@ -13,7 +13,7 @@ import { Kafka, logLevel as KafkaLogLevel, type KafkaConfig, type SASLOptions } 
 import type { AssemblyConfig, TraceHandler } from '../assembler.js';
 import { TraceAssembler } from '../assembler.js';
 import { ErrorCodes, errorMessage, TracejudgeError } from '../../errors.js';
-import { logger } from '../../logging.js';
+import { logger } from '../../telemetry/log.js';
 import { createKafkaSource, type KafkaSourceConfig } from './source.js';
 
 export interface ReplayOptions {

@@ -16,7 +16,7 @@
 import { Kafka, logLevel as KafkaLogLevel, type Consumer, type EachBatchPayload, type KafkaConfig, type LogEntry, type Producer, type SASLOptions } from 'kafkajs';
 import type { Logger } from 'pino';
 import { errorMessage } from '../../errors.js';
-import { logger as rootLogger, ThrottledLog } from '../../logging.js';
+import { logger as rootLogger, ThrottledLog } from '../../telemetry/log.js';
 import { telemetry } from '../../telemetry/instruments.js';
 import type { SpanSink } from '../sink.js';
 import { decodeKafkaValue, type KafkaEncoding } from './decode-message.js';

@@ -5,7 +5,7 @@
  * A spread copy of the filled object is a fast-mode object with the same keys, in the same order, and
  * the same values.
  */
-import type { Attributes, Span, SpanEvent, SpanLink, StatusCode } from '../span.js';
+import type { Attributes, Span, SpanEvent, SpanLink, StatusCode } from '../../model/span.js';
 
 /** Attribute counts above this are copied into a fast-mode object. */
 export const COMPACT_ABOVE = 16;

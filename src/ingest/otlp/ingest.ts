@@ -2,7 +2,7 @@
  * The step both OTLP receivers share after decoding: offer the batch to the sink, count what was received
  * and rejected, and say what to answer (partial success, or back-pressure).
  */
-import type { LogRecord, Span } from '../span.js';
+import type { LogRecord, Span } from '../../model/span.js';
 import type { SpanSink } from '../sink.js';
 import { telemetry } from '../../telemetry/instruments.js';
 import type { LogsDecodeResult, TraceDecodeResult } from './result.js';

@@ -3,7 +3,7 @@
  * int64 as strings or numbers), accepting both lowerCamelCase and snake_case keys and enum names,
  * ignoring unknown fields. Problems inside one span or log record throw `ItemRejected`.
  */
-import type { Attributes, AttributeValue, Resource, Scope } from '../span.js';
+import type { Attributes, AttributeValue, Resource, Scope } from '../../model/span.js';
 import { DecodeError, errorMessage } from '../../errors.js';
 import { normalizeHexId } from './hex.js';
 import { internAttribute } from './intern.js';

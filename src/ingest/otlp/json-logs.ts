@@ -1,6 +1,6 @@
 /** OTLP/JSON `ExportLogsServiceRequest` → LogRecord[] (see json-common.ts for the mapping rules). */
-import type { AttributeValue, LogRecord, Resource, Scope } from '../span.js';
-import { enumValues } from './descriptor.js';
+import type { AttributeValue, LogRecord, Resource, Scope } from '../../model/span.js';
+import { enumValues } from '../../otlp/descriptor.js';
 import {
   anyValue,
   attributesOf,

@@ -1,6 +1,6 @@
 /** OTLP/JSON `ExportTraceServiceRequest` → Span[] (see json-common.ts for the mapping rules). */
-import type { Resource, Scope, Span, SpanEvent, SpanKind, SpanLink, StatusCode } from '../span.js';
-import { enumValues } from './descriptor.js';
+import type { Resource, Scope, Span, SpanEvent, SpanKind, SpanLink, StatusCode } from '../../model/span.js';
+import { enumValues } from '../../otlp/descriptor.js';
 import {
   attributesOf,
   enumField,

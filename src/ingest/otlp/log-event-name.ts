@@ -1,4 +1,4 @@
-import type { Attributes } from '../span.js';
+import type { Attributes } from '../../model/span.js';
 
 /** `eventName` (proto field 12) when set, else the deprecated `event.name` attribute, else `''`. */
 export function eventNameOf(eventName: string, attributes: Attributes): string {

@@ -4,7 +4,7 @@
  * its path).
  */
 import { DecodeError, errorMessage } from '../../errors.js';
-import type { Resource, Scope } from '../span.js';
+import type { Resource, Scope } from '../../model/span.js';
 import { checkEnd, createReader, readResource, readScope, sub, tag, type Reader } from './proto-reader.js';
 import { ItemRejected, Rejections } from './result.js';
 

@@ -1,5 +1,5 @@
 /** OTLP/protobuf `ExportLogsServiceRequest` → LogRecord[] (see proto-reader.ts for the approach). */
-import type { Attributes, AttributeValue, LogRecord, Resource, Scope } from '../span.js';
+import type { Attributes, AttributeValue, LogRecord, Resource, Scope } from '../../model/span.js';
 import { checkEnd, readAnyValue, readFixed64, readId, readKeyValue, sub, tag, type Reader } from './proto-reader.js';
 import { readEnvelope } from './proto-envelope.js';
 import { compactAttributes } from './compact.js';

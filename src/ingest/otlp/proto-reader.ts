@@ -2,10 +2,10 @@
  * Shared pieces of the hand-written OTLP protobuf decoders. They read the wire format straight into the
  * Span model with protobufjs's Reader (no intermediate message objects, no Long), so ids become hex,
  * fixed64 times become bigint, and nested values can be depth-capped without recursing into the rest.
- * Field numbers follow src/ingest/otlp/proto/otlp.json; test/ingest/proto-fields.test.ts checks them.
+ * Field numbers follow src/otlp/proto/otlp.json; test/ingest/proto-fields.test.ts checks them.
  */
 import protobuf from 'protobufjs';
-import type { Attributes, AttributeValue, Resource, Scope } from '../span.js';
+import type { Attributes, AttributeValue, Resource, Scope } from '../../model/span.js';
 import { decodeUtf8, internConfig, MAX_INTERNED_LENGTH } from './intern.js';
 import { allZero, bytesToHex } from './hex.js';
 import { ItemRejected, MAX_VALUE_DEPTH } from './result.js';

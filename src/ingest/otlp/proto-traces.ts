@@ -1,5 +1,5 @@
 /** OTLP/protobuf `ExportTraceServiceRequest` → Span[] (see proto-reader.ts for the approach). */
-import type { Attributes, Resource, Scope, Span, SpanEvent, SpanKind, SpanLink, StatusCode } from '../span.js';
+import type { Attributes, Resource, Scope, Span, SpanEvent, SpanKind, SpanLink, StatusCode } from '../../model/span.js';
 import { checkEnd, clampEnum, readFixed64, readId, readKeyValue, readString, sub, tag, type Reader } from './proto-reader.js';
 import { readEnvelope } from './proto-envelope.js';
 import { compactAttributes, NO_EVENTS, NO_LINKS, shareTraceIds, statusOf, UNSET_STATUS } from './compact.js';

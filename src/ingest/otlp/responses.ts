@@ -2,7 +2,7 @@
  * OTLP responses and `google.rpc.Status` error bodies, encoded with the descriptor in the request's
  * encoding (the OTLP/HTTP rule: answer in the content type you were sent).
  */
-import { OtlpTypes } from './descriptor.js';
+import { OtlpTypes } from '../../otlp/descriptor.js';
 import type { OtlpSignal } from './ingest.js';
 
 export type OtlpEncoding = 'json' | 'protobuf';

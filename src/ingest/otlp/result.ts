@@ -1,4 +1,4 @@
-import type { LogRecord, Span } from '../span.js';
+import type { LogRecord, Span } from '../../model/span.js';
 
 /** At most this many rejection messages are kept per request; `rejected` still counts them all. */
 export const MAX_ERROR_MESSAGES = 10;

@@ -13,7 +13,7 @@
 import { closeSync, fdatasync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, truncateSync, unlinkSync, writevSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage } from '../../errors.js';
-import { logger } from '../../logging.js';
+import { logger } from '../../telemetry/log.js';
 import { observeWal } from '../../telemetry/instruments.js';
 import { OffsetTracker } from '../kafka/offset-tracker.js';
 import { readCheckpoint, writeCheckpoint } from './checkpoint.js';

@@ -5,7 +5,7 @@
  * the same evaluation ids, as with a Kafka redelivery).
  */
 import { DecodeError, errorMessage } from '../../errors.js';
-import { logger } from '../../logging.js';
+import { logger } from '../../telemetry/log.js';
 import { telemetry } from '../../telemetry/instruments.js';
 import type { SpanSink } from '../sink.js';
 import type { WalRecovery, WriteAheadLog } from './log.js';

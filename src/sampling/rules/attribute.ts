@@ -4,7 +4,7 @@
  * text, so YAML `3` matches an int attribute 3), `regex` (unanchored, against the text form) or `exists`.
  * Array attributes match when any element does.
  */
-import type { AttributeValue, Attributes } from '../../ingest/span.js';
+import type { AttributeValue, Attributes } from '../../model/span.js';
 import { agentSpanOf } from '../agent-span.js';
 import type { Predicate, SamplingInput } from '../types.js';
 

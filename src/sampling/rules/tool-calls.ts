@@ -1,5 +1,5 @@
 /** `tool-calls`: matches runs with at least `min` (default 1) tool calls. */
-import type { AgentRun } from '../../extract/agent-run.js';
+import type { AgentRun } from '../../model/agent-run.js';
 import type { Predicate, SamplingInput } from '../types.js';
 
 /** Tool calls of a run: its tool results, or the invocations in its output when more were seen there. */

@@ -11,6 +11,6 @@ export {
   type JudgeModelPort,
   type JudgePortResolver,
   type JudgeUsage,
-} from './judge-port.js';
+} from '../../judge/port.js';
 export type * from './types.js';
 export { runEvals, type EvalItem, type EvalScorer, type RunEvalsOptions, type RunEvalsResult, type ThresholdResult } from './run-evals.js';

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { ScorerDefinitionError, ScorerRunError } from './errors.js';
-import { resolveJudgePort, type JudgeModelPort } from './judge-port.js';
+import { resolveJudgePort, type JudgeModelPort } from '../../judge/port.js';
 import { isNotScorable, type NotScorable } from './not-scorable.js';
 import type {
   FunctionStep,

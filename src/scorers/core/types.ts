@@ -2,7 +2,7 @@
  * Types of the scorer pipeline (SCORERS §1): run input, step context, step shapes and the run result.
  */
 import type { z } from 'zod';
-import type { JudgeUsage } from './judge-port.js';
+import type { JudgeUsage } from '../../judge/port.js';
 import type { NotScorable } from './not-scorable.js';
 
 /** The four pipeline steps, in their intended order. */

@@ -9,7 +9,7 @@ import { createScorer } from '../core/scorer.js';
 import type { PreparedRun } from '../core/types.js';
 import { inputTextOf, judgeConfig, LIVE_RUN_KEY, outputTextOf, REASON_FORMAT, type LiveRunFacts } from '../llm/shared.js';
 import { extractToolResults } from '../llm/run-text.js';
-import { shouldGenerateReason } from '../economics/reason-policy.js';
+import { shouldGenerateReason } from '../../judge/economics/reason-policy.js';
 import { renderTemplate, unknownPlaceholders, type TemplateValues } from './template.js';
 
 /** Options of a `type: judge` entry (the registry strips `type`, `threshold` and `reason`). */

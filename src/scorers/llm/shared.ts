@@ -1,9 +1,9 @@
 /**
  * What every LLM scorer shares: run text, the `scale` rule, the live default context and judge wiring.
  */
-import { setJudgePortResolver } from '../core/judge-port.js';
+import { setJudgePortResolver } from '../../judge/port.js';
 import type { JudgeConfig, PreparedRun } from '../core/types.js';
-import { resolveJudgeModel } from '../judge/resolver.js';
+import { resolveJudgeModel } from '../../judge/resolver.js';
 import { withDataRule } from './fence.js';
 import { extractToolResults, getAssistantMessageFromRunOutput, getUserMessageFromRunInput } from './run-text.js';
 

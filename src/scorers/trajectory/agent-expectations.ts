@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { expectationFields } from '../utils/expectation-schema.js';
-import { createPatternMatcher } from '../../sampling/glob.js';
+import { createPatternMatcher } from '../../util/glob.js';
 import type { Trajectory, TrajectoryExpectation, TrajectoryStep } from '../utils/trajectory-types.js';
 
 /** One agent's entry: an expectation plus the `view` and `requires` extensions. */

@@ -17,12 +17,12 @@
  * Siblings are in start order, ties broken by end time then span id (SDKs often stamp start times to the
  * millisecond). When the root is an agent or workflow span, its children are the top-level steps.
  */
-import type { Span } from '../../ingest/span.js';
+import type { Span } from '../../model/span.js';
 import { BUILTIN_SELECTORS, readSpan, type SpanInfo } from '../../extract/facts.js';
 import type { ConventionSelector } from '../../extract/conventions/types.js';
 import { buildSpanTree, byStart, type SpanTree } from '../../extract/tree.js';
 import { attrStr } from '../../extract/values.js';
-import type { AgentRunContext } from '../../extract/agent-run.js';
+import type { AgentRunContext } from '../../model/agent-run.js';
 import type { Trajectory, TrajectoryStep } from '../utils/trajectory-types.js';
 
 /** Options of {@link trajectoryFromSpans}. */

@@ -3,7 +3,7 @@
  * `src/extract/helpers.ts` and are re-exported here; the joins below are the code scorers' own.
  */
 import { getTextContentFromMastraDBMessage, mergeToolInvocations } from '../../extract/helpers.js';
-import type { ToolInvocation } from '../../extract/agent-run.js';
+import type { ToolInvocation } from '../../model/agent-run.js';
 
 export { extractToolCalls, extractToolResults, getTextContentFromMastraDBMessage, mergeToolInvocations } from '../../extract/helpers.js';
 

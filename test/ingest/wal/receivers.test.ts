@@ -12,7 +12,7 @@ import { TraceAssembler } from '../../../src/ingest/assembler.js';
 import { createOtlpGrpcReceiver } from '../../../src/ingest/grpc/receiver.js';
 import { createOtlpHttpReceiver } from '../../../src/ingest/http/receiver.js';
 import type { OtlpReceiver } from '../../../src/ingest/otlp/receiver.js';
-import type { Trace } from '../../../src/ingest/span.js';
+import type { Trace } from '../../../src/model/span.js';
 import { WriteAheadLog, type WalOptions } from '../../../src/ingest/wal/log.js';
 import type { WalRecordKind } from '../../../src/ingest/wal/record.js';
 import { replayWal } from '../../../src/ingest/wal/replay.js';

@@ -1,5 +1,5 @@
 /** An in-memory emitter that keeps every score record, indexed by trace id (what was scored, and when). */
-import type { EmitResult, Emitter, ScoreRecord } from '../../../src/emit/score-record.js';
+import type { EmitResult, Emitter, ScoreRecord } from '../../../src/model/score-record.js';
 
 export interface Received {
   record: ScoreRecord;

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { OtlpTypes } from '../../../src/ingest/otlp/descriptor.js';
+import { OtlpTypes } from '../../../src/otlp/descriptor.js';
 import type { Rng } from './rng.js';
 
 /** Fixtures that hold at least one agent run with output, across conventions. */

@@ -10,7 +10,7 @@ import { judgeScorerOptions, createJudgeScorer } from '../../../src/scorers/cust
 import { loadModuleScorer, ScorerModuleError, ScorerTimeoutError } from '../../../src/scorers/custom/module-scorer.js';
 import { errorType } from '../../../src/pipeline/evaluate.js';
 import { registerCustomScorerTypes } from '../../../src/scorers/custom/register.js';
-import { createJudgeClient, resolveJudgeSettings, type JudgeClient } from '../../../src/scorers/judge/index.js';
+import { createJudgeClient, resolveJudgeSettings, type JudgeClient } from '../../../src/judge/index.js';
 import { buildScorer, buildScorers, registerScorerType, type ConfiguredScorer } from '../../../src/scorers/registry.js';
 import { byMarker, reply, startStubJudge, type StubJudge } from '../../../src/testing/stub-judge/index.js';
 import { agentRun } from '../llm/helpers.js';

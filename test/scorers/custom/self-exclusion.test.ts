@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractAgentRunContexts } from '../../../src/extract/extract.js';
-import type { Span } from '../../../src/ingest/span.js';
-import { createJudgeClient, resolveJudgeSettings, type JudgeClient } from '../../../src/scorers/judge/index.js';
+import type { Span } from '../../../src/model/span.js';
+import { createJudgeClient, resolveJudgeSettings, type JudgeClient } from '../../../src/judge/index.js';
 import { judgeSection } from '../../../src/config/sections/judge.js';
-import { isSelfRun, isSelfSpan, markJudgeFetch, withoutSelfRuns } from '../../../src/scorers/self-exclusion.js';
+import { isSelfRun, isSelfSpan, markJudgeFetch, withoutSelfRuns } from '../../../src/pipeline/self-exclusion.js';
 import { reply, startStubJudge, type StubJudge } from '../../../src/testing/stub-judge/index.js';
 import { z } from 'zod';
 

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { economicsSection } from '../../../src/config/sections/economics.js';
-import type { JudgeModelPort } from '../../../src/scorers/core/judge-port.js';
+import type { JudgeModelPort } from '../../../src/judge/port.js';
 import { createScorer } from '../../../src/scorers/core/scorer.js';
-import { createJudgeEconomics, JudgeBudgets, runBudgeted } from '../../../src/scorers/economics/index.js';
-import type { JudgeClient } from '../../../src/scorers/judge/index.js';
+import { createJudgeEconomics, JudgeBudgets, runBudgeted } from '../../../src/judge/economics/index.js';
+import type { JudgeClient } from '../../../src/judge/index.js';
 import { createHallucinationScorer } from '../../../src/scorers/llm/hallucination/index.js';
 import { createNoopMeter } from '@opentelemetry/api';
 import { useMeter } from '../../../src/telemetry/instruments.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { economicsSection } from '../../../src/config/sections/economics.js';
-import type { JudgeModelPort } from '../../../src/scorers/core/judge-port.js';
+import type { JudgeModelPort } from '../../../src/judge/port.js';
 import {
   createJudgeEconomics,
   EconomicJudge,
@@ -10,8 +10,8 @@ import {
   shouldGenerateReason,
   TtlLru,
   withJudgeScope,
-} from '../../../src/scorers/economics/index.js';
-import type { JudgeClient } from '../../../src/scorers/judge/index.js';
+} from '../../../src/judge/economics/index.js';
+import type { JudgeClient } from '../../../src/judge/index.js';
 import { createFaithfulnessScorer } from '../../../src/scorers/llm/faithfulness/index.js';
 import { createHallucinationScorer } from '../../../src/scorers/llm/hallucination/index.js';
 import { startStubJudge, type StubJudge } from '../../../src/testing/stub-judge/index.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHallucinationScorer } from '../../../src/scorers/llm/hallucination/index.js';
 import { ScorerRunError } from '../../../src/scorers/core/errors.js';
-import { JudgeError, type JudgeClient } from '../../../src/scorers/judge/index.js';
+import { JudgeError, type JudgeClient } from '../../../src/judge/index.js';
 import { byMarker, reply, startStubJudge, type StubJudge } from '../../../src/testing/stub-judge/index.js';
 import { agentRun, stubClient, TEST_KEY } from './helpers.js';
 

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createFaithfulnessScorer } from '../../../src/scorers/llm/faithfulness/index.js';
 import { createAnswerRelevancyScorer } from '../../../src/scorers/llm/answer-relevancy/index.js';
 import { byMarker, reply, startStubJudge, type StubJudge } from '../../../src/testing/stub-judge/index.js';
-import type { JudgeClient } from '../../../src/scorers/judge/index.js';
+import type { JudgeClient } from '../../../src/judge/index.js';
 import { agentRun, stubClient } from './helpers.js';
 
 let stub: StubJudge;

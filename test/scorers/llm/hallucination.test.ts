@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHallucinationScorer } from '../../../src/scorers/llm/hallucination/index.js';
 import { byMarker, reply, startStubJudge, type StubJudge } from '../../../src/testing/stub-judge/index.js';
-import type { JudgeClient } from '../../../src/scorers/judge/index.js';
+import type { JudgeClient } from '../../../src/judge/index.js';
 import { agentRun, stubClient, TEST_KEY } from './helpers.js';
 
 const verdicts = (vs: string[]) => ({ verdicts: vs.map((v, i) => ({ statement: `claim ${i}`, verdict: v, reason: 'r' })) });
@@ -68,7 +68,7 @@ describe('hallucination scorer (stub judge over HTTP)', () => {
   });
 
   it('a model id string resolves through the installed judge client', async () => {
-    const { installJudge } = await import('../../../src/scorers/judge/index.js');
+    const { installJudge } = await import('../../../src/judge/index.js');
     const uninstall = installJudge(client);
     script(['a'], ['no']);
     const r = await createHallucinationScorer({ model: 'judge-model-x' }).run(agentRun('q', 'a'));

@@ -1,6 +1,6 @@
-import { createJudgeClient, resolveJudgeSettings, type JudgeClient } from '../../../src/scorers/judge/index.js';
+import { createJudgeClient, resolveJudgeSettings, type JudgeClient } from '../../../src/judge/index.js';
 import { judgeSection } from '../../../src/config/sections/judge.js';
-import type { JudgeCallArgs, JudgeModelPort } from '../../../src/scorers/core/judge-port.js';
+import type { JudgeCallArgs, JudgeModelPort } from '../../../src/judge/port.js';
 import type { StubJudge } from '../../../src/testing/stub-judge/index.js';
 
 export const TEST_KEY = 'sk-scorer-test-0123456789abcdef';

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { AgentRunContext } from '../../../src/extract/agent-run.js';
+import type { AgentRunContext } from '../../../src/model/agent-run.js';
 import { extractAgentRunContexts } from '../../../src/extract/extract.js';
 import { decodeTraceRequestJson } from '../../../src/ingest/otlp/decode.js';
-import type { Span } from '../../../src/ingest/span.js';
+import type { Span } from '../../../src/model/span.js';
 import { trajectoryFromRun, trajectoryFromSpans } from '../../../src/scorers/trajectory/from-trace.js';
 import type { TrajectoryStep } from '../../../src/scorers/utils/trajectory-types.js';
 

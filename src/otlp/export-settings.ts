@@ -2,8 +2,8 @@
  * Where OTLP results go: `emit.otlp.endpoint` when set, else the standard `OTEL_EXPORTER_OTLP_*` variables
  * (read by the official exporters themselves), else nowhere.
  */
-import type { EmitConfig } from '../../config/sections/emit.js';
-import { logger } from '../../logging.js';
+import type { EmitConfig } from '../config/sections/emit.js';
+import { logger } from '../telemetry/log.js';
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json' | 'grpc';
 export type OtlpSignal = 'TRACES' | 'LOGS' | 'METRICS';

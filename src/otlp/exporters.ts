@@ -20,9 +20,9 @@ import {
 import type { LogRecordExporter, ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import type { PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { OtlpTypes } from '../../ingest/otlp/descriptor.js';
+import { OtlpTypes } from './descriptor.js';
 import { jsonWithDoubles, protobufWithDoubles } from './double-attributes.js';
-import { signalUrl, type OtlpSettings, type OtlpSignal } from './settings.js';
+import { signalUrl, type OtlpSettings, type OtlpSignal } from './export-settings.js';
 
 function httpOptions(settings: OtlpSettings, signal: OtlpSignal): { url?: string; headers?: Record<string, string>; timeoutMillis: number } {
   const url = signalUrl(settings, signal);

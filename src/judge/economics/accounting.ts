@@ -5,7 +5,7 @@
  */
 import type { ModelPrice } from '../../config/sections/economics.js';
 import { telemetry } from '../../telemetry/instruments.js';
-import type { JudgeUsage } from '../core/judge-port.js';
+import type { JudgeUsage } from '../port.js';
 import { judgeScopeAttributes } from './scope.js';
 
 /**

@@ -12,8 +12,8 @@
  * instrumentation recorded the header (`http.request.header.x-tracejudge-judge`) or the user agent
  * (`user_agent.original`, `http.user_agent`). A run is the judge's own when any of its spans is.
  */
-import type { AgentRunContext } from '../extract/agent-run.js';
-import type { Attributes, AttributeValue, Span } from '../ingest/span.js';
+import type { AgentRunContext } from '../model/agent-run.js';
+import type { Attributes, AttributeValue, Span } from '../model/span.js';
 
 /** Span / resource attribute marking judge work. */
 export const JUDGE_MARK_ATTRIBUTE = 'tracejudge.judge';

@@ -2,7 +2,7 @@
  * The scoring unit: one agent invocation and its subtree (SPEC §5). `extract` prints it as JSON;
  * scorers receive `input` / `output` in Mastra's agent scorer run shape.
  */
-import type { Attributes, Span } from '../ingest/span.js';
+import type { Attributes, Span } from './span.js';
 
 /** Which convention an agent run was read from. */
 export type Convention = 'genai' | 'aisdk' | 'openinference' | 'openllmetry' | 'mastra' | 'mapping';

@@ -2,7 +2,7 @@
  * Resolves the `judge:` config section against the SPEC §3 environment fallbacks into the settings the
  * judge client runs with.
  */
-import type { JudgeSection } from '../../config/sections/judge.js';
+import type { JudgeSection } from '../config/sections/judge.js';
 import type { JudgeCallPolicy } from './ai-sdk-judge.js';
 
 /** Default judge model when neither config nor `TRACEJUDGE_JUDGE_MODEL` names one. */

@@ -4,7 +4,7 @@
  * settings, so Mastra-style `createHallucinationScorer({ model: openai('gpt-4o-mini') })` works as is.
  */
 import type { LanguageModel } from 'ai';
-import { setJudgePortResolver, type JudgeModelPort } from '../core/judge-port.js';
+import { setJudgePortResolver, type JudgeModelPort } from './port.js';
 import { AiSdkJudge, type JudgeCallPolicy } from './ai-sdk-judge.js';
 import type { JudgeClient } from './client.js';
 import { Semaphore } from './semaphore.js';

@@ -4,7 +4,7 @@
  * finishes (so a window may overshoot by one evaluation). What it spent is charged afterwards.
  */
 import type { BudgetRuleConfig } from '../../config/sections/economics.js';
-import { compileGlob, isGlob } from '../../sampling/glob.js';
+import { compileGlob, isGlob } from '../../util/glob.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;

@@ -1,5 +1,5 @@
 /** The score record (SPEC §6): what `score` prints and every emitter receives. */
-import type { SourceKind } from '../ingest/span.js';
+import type { SourceKind } from './span.js';
 
 export interface ScoreRecord {
   /** Deterministic hash of traceId + spanId + scorer; a replay produces the same id. */

@@ -11,8 +11,8 @@
  */
 import type { z } from 'zod';
 import { telemetry } from '../../telemetry/instruments.js';
-import type { JudgeCallArgs, JudgeCallMeta, JudgeModelPort, JudgeUsage } from '../core/judge-port.js';
-import { claimsSchema } from '../llm/claims.js';
+import type { JudgeCallArgs, JudgeCallMeta, JudgeModelPort, JudgeUsage } from '../port.js';
+import { claimsSchema } from '../../scorers/llm/claims.js';
 import type { JudgeAccounting } from './accounting.js';
 import type { JudgeBudgets } from './budgets.js';
 import { judgeKey } from './judge-key.js';

@@ -6,10 +6,10 @@
  */
 import { generateText, NoObjectGeneratedError, NoOutputGeneratedError, Output, type LanguageModel, type ModelMessage } from 'ai';
 import type { z } from 'zod';
-import { logger, scrubSecrets } from '../../logging.js';
-import { telemetry } from '../../telemetry/instruments.js';
-import type { JudgeCallArgs, JudgeCallMeta, JudgeModelPort, JudgeUsage } from '../core/judge-port.js';
-import { judgeScopeAttributes } from '../economics/scope.js';
+import { logger, scrubSecrets } from '../telemetry/log.js';
+import { telemetry } from '../telemetry/instruments.js';
+import type { JudgeCallArgs, JudgeCallMeta, JudgeModelPort, JudgeUsage } from './port.js';
+import { judgeScopeAttributes } from './economics/scope.js';
 import { JudgeError, type JudgeFailureKind } from './errors.js';
 import { schemaMismatchReason } from './mismatch.js';
 import { backoffMs, classifyCallError, sleep } from './retry.js';

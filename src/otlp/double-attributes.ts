@@ -9,8 +9,8 @@
  */
 import type { ISerializer } from '@opentelemetry/otlp-transformer';
 import type protobuf from 'protobufjs';
-import { otlpRoot } from '../../ingest/otlp/descriptor.js';
-import { Attr } from '../evaluation-attributes.js';
+import { otlpRoot } from './descriptor.js';
+import { Attr } from '../emit/evaluation-attributes.js';
 
 /** Attribute keys that are doubles by convention, whatever their value. */
 export const DOUBLE_ATTRIBUTE_KEYS: ReadonlySet<string> = new Set([Attr.scoreValue]);

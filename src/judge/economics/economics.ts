@@ -6,7 +6,7 @@
 import type { EconomicsSection } from '../../config/sections/economics.js';
 import { economicsSection } from '../../config/sections/economics.js';
 import { telemetry } from '../../telemetry/instruments.js';
-import type { JudgeModelPort } from '../core/judge-port.js';
+import type { JudgeModelPort } from '../port.js';
 import { JudgeAccounting } from './accounting.js';
 import { JudgeBudgets, type BudgetExhausted } from './budgets.js';
 import { EconomicJudge } from './economic-judge.js';

@@ -3,7 +3,7 @@
  * Ollama, LM Studio and LiteLLM all speak) and one port per judge model, each with its own concurrency limit.
  */
 import { createOpenAI } from '@ai-sdk/openai';
-import { registerSecret } from '../../logging.js';
+import { registerSecret } from '../telemetry/log.js';
 import { AiSdkJudge, type JudgeCallPolicy } from './ai-sdk-judge.js';
 import { Semaphore } from './semaphore.js';
 import type { JudgeSettings } from './settings.js';

@@ -2,9 +2,9 @@
  * The judge's typed failures. Every message is scrubbed of registered secrets (the API key) and carries
  * no request headers; the provider's raw error object is not attached.
  */
-import { ErrorCodes, TracejudgeError } from '../../errors.js';
-import { scrubSecrets } from '../../logging.js';
-import type { JudgeUsage } from '../core/judge-port.js';
+import { ErrorCodes, TracejudgeError } from '../errors.js';
+import { scrubSecrets } from '../telemetry/log.js';
+import type { JudgeUsage } from './port.js';
 
 /** Why a judge call failed. */
 export type JudgeFailureKind = 'timeout' | 'quota' | 'schema' | 'http' | 'network' | 'aborted' | 'rate_limited';
