@@ -10,11 +10,11 @@
 import { performance } from 'node:perf_hooks';
 import { TraceAssembler } from '../src/ingest/assembler.js';
 import { decodeTraceRequestProto } from '../src/ingest/otlp/decode.js';
+import { Interner } from '../src/ingest/otlp/intern.js';
 import type { Span, Trace } from '../src/model/span.js';
 import { extractAgentRunContexts } from '../src/extract/extract.js';
-import { configuredScorerOf } from '../src/pipeline/configured-scorer.js';
-import { evaluate, scorerRunOf } from '../src/pipeline/evaluate.js';
-import { buildScorers } from '../src/scorers/registry.js';
+import { Evaluator, scorerRunOf } from '../src/pipeline/evaluate.js';
+import { Secrets } from '../src/telemetry/log.js';
 import { benchPipeline, STRING_SCORERS } from './lib/bench-service.js';
 import { buildDataset } from './lib/dataset.js';
 import { median } from './lib/stats.js';
@@ -23,7 +23,8 @@ process.env.TRACEJUDGE_LOG_LEVEL ??= 'warn';
 const [what = 'assembler', roundsArg = '7'] = process.argv.slice(2);
 const rounds = Number(roundsArg);
 const ds = buildDataset(what, 1500, 512, { seed: 99, messageSize: 'llm' });
-const batches = ds.proto.map((b) => decodeTraceRequestProto(b));
+const interner = new Interner();
+const batches = ds.proto.map((b) => decodeTraceRequestProto(b, interner));
 
 function traces(): Trace[] {
   const byTrace = new Map<string, Span[]>();
@@ -69,13 +70,13 @@ if (what === 'assembler') {
   ms = await time(async () => {
     await Promise.all(all.map((t) => bp.pipeline.handleTrace(t)));
   });
-  await bp.emitter.shutdown(Date.now() + 30_000);
+  await bp.service.shutdown(Date.now() + 30_000);
 } else if (what === 'stages') {
   const all = traces();
   const contexts = all.flatMap((t) => extractAgentRunContexts(t));
   const bp = await benchPipeline(STRING_SCORERS, '/dev/null');
-  const built = await buildScorers(bp.config);
-  const configured = built.map((b) => configuredScorerOf(b));
+  const configured = bp.service.scorers;
+  const evaluator = new Evaluator({ now: Date.now, secrets: new Secrets() });
   const perSpan = (label: string, t: number): void => {
     process.stdout.write(`${label.padEnd(34)} ${((t * 1000) / ds.spans).toFixed(2)} µs/span\n`);
   };
@@ -86,13 +87,13 @@ if (what === 'assembler') {
     }));
   }
   perSpan('evaluate() x4 (scorers + records)', await time(async () => {
-    for (const c of contexts) for (const s of configured) await evaluate({ scorer: s, context: c, samplingRate: 1, source: 'otlp' });
+    for (const c of contexts) for (const s of configured) await evaluator.evaluate({ scorer: s, context: c, samplingRate: 1, source: 'otlp' });
   }));
   ms = await time(async () => {
     await Promise.all(all.map((t) => bp.pipeline.handleTrace(t)));
   });
   perSpan('handleTrace (all, JSONL emit)', ms);
-  await bp.emitter.shutdown(Date.now() + 30_000);
+  await bp.service.shutdown(Date.now() + 30_000);
 } else {
   throw new Error(`unknown micro-benchmark ${what}`);
 }

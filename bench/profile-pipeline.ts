@@ -11,12 +11,9 @@
 import { writeFileSync } from 'node:fs';
 import { Kafka, logLevel } from 'kafkajs';
 import { Session } from 'node:inspector/promises';
-import { TraceAssembler } from '../src/ingest/assembler.js';
-import { createOtlpHttpReceiver } from '../src/ingest/http/receiver.js';
 import { decodeTraceRequestProto } from '../src/ingest/otlp/decode.js';
 import { extractAgentRunContexts } from '../src/extract/extract.js';
-import { startService } from '../src/service.js';
-import { benchPipeline, startProductService, STRING_SCORERS } from './lib/bench-service.js';
+import { benchConfig, benchService, startProductService, STRING_SCORERS } from './lib/bench-service.js';
 import { buildDataset } from './lib/dataset.js';
 import { postAll } from './lib/http-client.js';
 import { produceDataset, tracejudgeConsume } from './scenarios/kafka.js';
@@ -38,21 +35,19 @@ await session.post('Profiler.start');
 if (what === 'pipeline-completeness') {
   const small = buildDataset(what, 400, 512, { seed: 98, messageSize: 'llm' });
   const { service } = await startProductService([...STRING_SCORERS, 'completeness'], '/dev/null');
-  await postAll(service.ports.http ?? 0, small.proto, 'application/x-protobuf', 4, { maxRetries: 100, retryDelayMs: 20 });
-  await service.stop();
+  await postAll(service.ports().http ?? 0, small.proto, 'application/x-protobuf', 4, { maxRetries: 100, retryDelayMs: 20 });
+  await service.shutdown(Date.now() + 60_000);
 } else if (what === 'pipeline') {
-  const bp = await benchPipeline(STRING_SCORERS, '/dev/null');
-  const service = await startService(bp.config, { handleTrace: bp.handleTrace });
-  await postAll(service.ports.http ?? 0, ds.proto, 'application/x-protobuf', 4, { maxRetries: 100, retryDelayMs: 20 });
-  await service.stop();
+  const { service } = await startProductService(STRING_SCORERS, '/dev/null');
+  await postAll(service.ports().http ?? 0, ds.proto, 'application/x-protobuf', 4, { maxRetries: 100, retryDelayMs: 20 });
+  await service.shutdown(Date.now() + 60_000);
 } else if (what === 'ingest-json') {
-  const assembler = new TraceAssembler({ config: { decisionWaitMs: 0, tickMs: 5, maxBufferedTraces: 1e7, maxQueuedTraces: 1e7, maxBufferedBytes: 2 ** 45 }, onTrace: () => Promise.resolve() });
-  const receiver = createOtlpHttpReceiver({ host: '127.0.0.1', port: 0, maxBodyBytes: 64 * 1024 * 1024, sink: assembler, isReady: () => true });
-  const port = await receiver.start();
-  assembler.start();
-  await postAll(port, ds.json, 'application/json', 4);
-  await assembler.close();
-  await receiver.shutdown();
+  // The receiver and the assembler as `serve` builds them, with a handler that does nothing.
+  const config = benchConfig([], '/dev/null', { sources: { otlp: { http: { host: '127.0.0.1', port: 0, maxBodyBytes: 64 * 1024 * 1024 }, grpc: { enabled: false } } } });
+  const service = await benchService(config, { source: { kind: 'configured' }, handleTrace: () => Promise.resolve() });
+  await service.start();
+  await postAll(service.ports().http ?? 0, ds.json, 'application/json', 4);
+  await service.shutdown(Date.now() + 60_000);
 } else if (what === 'kafka') {
   const t = await tracejudgeConsume(kafkaTopic, ds, 120_000);
   process.stderr.write(`kafka: ${t.traces} traces, ${Math.round(t.spans / t.seconds)} spans/s\n`);

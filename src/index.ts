@@ -1,29 +1,36 @@
 /**
- * The public API of tracejudge (SPEC §9). Everything a library user may import is listed here explicitly;
- * anything not exported here is internal and may change.
+ * The public API of tracejudge. Everything a library user may import is listed here explicitly; anything
+ * not exported here is internal and may change. Test doubles are in `tracejudge/testing`.
  */
-import './scorers/builtin.js';
 
 // Data model
 export type { Span, SpanEvent, SpanLink, Trace, LogRecord, Attributes, AttributeValue, SourceKind } from './model/span.js';
 export type { AgentRun, AgentRunContext, RunInput, RunMessage, ToolInvocation, ToolResult, Convention } from './model/agent-run.js';
-export type { ScoreRecord, Emitter, EmitResult } from './model/score-record.js';
+export type { ScoreRecord } from './model/score-record.js';
+
+// The component model, settings and the service graph
+export { componentSettings, type Component, type ComponentSettings } from './component.js';
+export { createSettings, type Settings, type CreateSettingsOptions } from './service/settings.js';
+export { buildService, type Service, type BuildOptions, type SourcePlan } from './service/build.js';
+export { ComponentGraph } from './service/graph.js';
 
 // Config and errors
 export type { Config } from './config/schema.js';
-export { loadConfig, parseConfig, parseConfigText } from './config/load.js';
+export { loadConfig, parseConfig, parseConfigText, type ParseOptions } from './config/load.js';
 export { TracejudgeError, ConfigError, DecodeError, ErrorCodes, type ErrorCode } from './errors.js';
 
 // Ingest
 export { decodeTraceRequestJson, decodeTraceRequestProto, decodeLogsRequestJson, decodeLogsRequestProto } from './ingest/otlp/decode.js';
 export type { TraceDecodeResult, LogsDecodeResult } from './ingest/otlp/decode.js';
+export { Interner } from './ingest/otlp/intern.js';
+export { OtlpIngest, type OtlpIngestOptions } from './ingest/otlp/ingest.js';
 export { createOtlpHttpReceiver, type OtlpHttpReceiverOptions } from './ingest/http/receiver.js';
 export { createOtlpGrpcReceiver, type OtlpGrpcReceiverOptions } from './ingest/grpc/receiver.js';
 export type { OtlpReceiver } from './ingest/otlp/receiver.js';
 export { TraceAssembler, type TraceAssemblerOptions, type TraceHandler, type AssemblerStats, type DecisionReason } from './ingest/assembler.js';
 export type { SpanBatch, SpanSink, OfferResult } from './ingest/sink.js';
 export { createKafkaSource, type KafkaSource, type KafkaSourceConfig } from './ingest/kafka/source.js';
-export { replayKafka, type ReplayOptions, type ReplayResult } from './ingest/kafka/replay.js';
+export { replayKafka, type KafkaReplayOptions, type ReplayResult } from './ingest/kafka/replay.js';
 
 // Extract
 export { extractAgentRuns, extractAgentRunContexts, extractTraces, explainTrace, logsFromRequest } from './extract/extract.js';
@@ -45,9 +52,9 @@ export {
 
 // Sampling
 export { hashToUnitInterval, sampledAtRate, createSamplingPolicy, PolicyHolder, explainSampling, watchConfig, upstreamSampled, BUILTIN_RATES } from './sampling/index.js';
-export type { SamplingPolicy, SamplingInput, SamplingDecision, ScorerKind, ConfigWatcher, WatchConfigOptions } from './sampling/index.js';
+export type { SamplingPolicy, SamplingInput, SamplingDecision, ConfigWatcher, WatchConfigOptions } from './sampling/index.js';
 
-// Scorers: engine, utilities, prebuilt scorers, registry
+// Scorers: engine
 export {
   createScorer,
   Scorer,
@@ -56,48 +63,104 @@ export {
   ScorerRunError,
   ScorerDefinitionError,
   runEvals,
+  isJudgeModelPort,
   type MastraScorer,
   type ScorerConfig,
   type EvalItem,
   type EvalScorer,
   type RunEvalsOptions,
   type RunEvalsResult,
+  type JudgeModelPort,
+  type JudgeCallArgs,
+  type JudgeCallMeta,
+  type JudgeUsage,
 } from './scorers/core/index.js';
-export type { ScorerRunOptions } from './scorers/core/scorer.js';
+export type { ScorerRunOptions, JudgePorts } from './scorers/core/scorer.js';
 export type { ScorerRun, ScorerRunResult, ScorerLike, StepName, JudgeConfig } from './scorers/core/types.js';
-export { setJudgePortResolver, type JudgeModelPort } from './judge/port.js';
-export * from './scorers/code/index.js';
-export * from './scorers/checks/index.js';
-export * from './scorers/utils/index.js';
-export * from './scorers/llm/index.js';
-export { registerScorerType, scoreLabel, directionOf, buildScorers, listScorerTypes, type ScorerTypeDefinition } from './scorers/registry.js';
-export { createJudgeClient, installJudge, resolveJudgeSettings, judgeEnabled, JudgeError, AiSdkJudge } from './judge/index.js';
-export {
-  createJudgeEconomics,
-  runBudgeted,
-  EconomicJudge,
-  JudgeBudgets,
-  JudgeAccounting,
-  estimateCostUsd,
-  shouldGenerateReason,
-  withJudgeScope,
-} from './judge/economics/index.js';
-export { trajectoryFromSpans, trajectoryFromRun } from './scorers/trajectory/from-trace.js';
+export { labelOf, wantsReason, DEFAULT_THRESHOLD, type ScorerDescriptor, type ConfiguredScorer, type ScorerKind, type ScoreDirection, type ReasonPolicy } from './scorers/descriptor.js';
+export { ScorerRegistry, createScorerRegistry, type ScorerTypeDefinition, type ScorerFactoryContext } from './scorers/registry.js';
+
+// Scorers: code
+export { createContentSimilarityScorer, type ContentSimilarityOptions } from './scorers/code/content-similarity/index.js';
+export { createTextualDifferenceScorer, lcsLength, lcsRatio } from './scorers/code/textual-difference/index.js';
+export { createKeywordCoverageScorer, extractKeywords } from './scorers/code/keyword-coverage/index.js';
+export { createCompletenessScorer, type CompletenessOptions } from './scorers/code/completeness/index.js';
+export { createToneScorer, type ToneScorerOptions } from './scorers/code/tone/index.js';
+export { createToolCallAccuracyScorerCode, type ToolCallAccuracyCodeOptions } from './scorers/code/tool-call-accuracy/index.js';
+export { createTrajectoryAccuracyScorerCode, type TrajectoryAccuracyCodeOptions } from './scorers/code/trajectory-accuracy/index.js';
+export { createTrajectoryScorerCode, type TrajectoryScorerCodeOptions, type TrajectoryWeights } from './scorers/code/trajectory/index.js';
+export { createGroundingScorer, type GroundingOptions } from './scorers/code/grounding/index.js';
+export { includes, excludes, equals, matches, similarity, calledTool, didNotCall, toolOrder, maxToolCalls, usedNoTools, noToolErrors } from './scorers/checks/index.js';
 export { createAgentTrajectoryScorer } from './scorers/trajectory/agent-trajectory-scorer.js';
 export { agentTrajectorySchema } from './scorers/trajectory/agent-expectations.js';
+export { trajectoryFromSpans, trajectoryFromRun } from './scorers/trajectory/from-trace.js';
+export {
+  roundToTwoDecimals,
+  isCloserTo,
+  clamp01,
+  compareTrajectories,
+  stepMatches,
+  checkTrajectoryEfficiency,
+  checkTrajectoryBlacklist,
+  analyzeToolFailures,
+  toTrajectory,
+  type CompareOptions,
+  type TrajectoryComparison,
+  type EfficiencyOptions,
+  type EfficiencyResult,
+  type BlacklistOptions,
+  type BlacklistResult,
+  type ToolFailureOptions,
+  type ToolFailurePattern,
+  type ToolFailureResult,
+} from './scorers/utils/index.js';
+export type { Trajectory, TrajectoryStep, ExpectedStep, TrajectoryExpectation } from './scorers/utils/trajectory-types.js';
+
+// Scorers: LLM-judged
+export { createHallucinationScorer, type HallucinationOptions, type HallucinationContextParams } from './scorers/llm/hallucination/index.js';
+export { createFaithfulnessScorer, type FaithfulnessOptions } from './scorers/llm/faithfulness/index.js';
+export { createAnswerRelevancyScorer, type AnswerRelevancyOptions } from './scorers/llm/answer-relevancy/index.js';
+export { createAnswerSimilarityScorer, type AnswerSimilarityOptions } from './scorers/llm/answer-similarity/index.js';
+export { createContextPrecisionScorer, type ContextPrecisionOptions } from './scorers/llm/context-precision/index.js';
+export { createContextRelevanceScorerLLM, type ContextRelevanceOptions } from './scorers/llm/context-relevance/index.js';
+export { createContextRecallScorer, type ContextRecallOptions } from './scorers/llm/context-recall/index.js';
+export { createContextPositionScorer, type ContextPositionOptions } from './scorers/llm/context-position/index.js';
+export { createBiasScorer } from './scorers/llm/bias/index.js';
+export { createToxicityScorer } from './scorers/llm/toxicity/index.js';
+export { createPromptAlignmentScorerLLM, type PromptAlignmentOptions, type EvaluationMode } from './scorers/llm/prompt-alignment/index.js';
+export { createToolCallAccuracyScorerLLM, type AvailableTool } from './scorers/llm/tool-call-accuracy/index.js';
+export { createNoiseSensitivityScorerLLM, type NoiseSensitivityOptions } from './scorers/llm/noise-sensitivity/index.js';
+export { createSummarizationScorer, type SummarizationOptions } from './scorers/llm/summarization/index.js';
+export { createRubricScorer, type RubricCriteria } from './scorers/llm/rubric/index.js';
+export { createMultiTurnJudgeScorer } from './scorers/llm/multi-turn-judge/index.js';
+export { createTrajectoryAccuracyScorerLLM } from './scorers/llm/trajectory-accuracy/index.js';
+export { createGoalScorer, type GoalOptions } from './scorers/llm/goal/index.js';
+export { createClassifierScorer, type ClassifierOptions, type ClassifierAnswer } from './scorers/llm/classifier/index.js';
+export { liveContext, LIVE_RUN_KEY, type LiveRunFacts, type JudgeModel } from './scorers/llm/shared.js';
 export { createJudgeScorer, judgeScorerOptions } from './scorers/custom/judge-scorer.js';
 export { loadModuleScorer, ScorerModuleError } from './scorers/custom/module-scorer.js';
-export { isSelfSpan, isSelfRun, withoutSelfRuns, markJudgeFetch } from './pipeline/self-exclusion.js';
 
-// Pipeline, emit, service
+// The LLM judge
+export { JudgeResolver, isLanguageModelObject, type JudgeResolverOptions } from './judge/resolver.js';
+export { createJudgeClient, type JudgeClient, type JudgeClientOptions } from './judge/client.js';
+export { resolveJudgeSettings, judgeEnabled, type JudgeSettings } from './judge/settings.js';
+export { JudgeError, type JudgeFailureKind } from './judge/errors.js';
+export { AiSdkJudge, type AiSdkJudgeOptions, type JudgeCallPolicy } from './judge/ai-sdk-judge.js';
+export { createJudgeEconomics, runBudgeted, EconomicJudge, JudgeBudgets, JudgeAccounting, estimateCostUsd, JudgeScopes } from './judge/economics/index.js';
+export type { JudgeEconomics, JudgeEconomicsOptions, JudgeScope } from './judge/economics/index.js';
+export { markJudgeFetch, judgeRequestHeaders } from './judge/self-mark.js';
+export { isSelfSpan, isSelfRun, withoutSelfRuns } from './pipeline/self-exclusion.js';
+
+// Pipeline and emit
 export { createPipeline, type Pipeline, type PipelineOptions, type PipelineStats } from './pipeline/pipeline.js';
-export type { ConfiguredScorer } from './pipeline/configured-scorer.js';
+export type { Emitter, EmitResult } from './emit/emitter.js';
 export { evaluationIdFor, carrierSpanIdFor } from './emit/evaluation-id.js';
 export { createEmitters } from './emit/create-emitters.js';
 export { FanoutEmitter } from './emit/fanout.js';
 export { BufferedEmitter, type RecordSender } from './emit/buffered-emitter.js';
 export { toCarrierSpan } from './emit/carrier-span.js';
 export { toLogEvent } from './emit/log-event.js';
-export { startMetrics, type MetricsHandle } from './telemetry/metrics.js';
-export { recordScore, recordSkipped } from './telemetry/record-score.js';
-export { startService, type RunningService, type ServiceOptions } from './service.js';
+
+// Own telemetry
+export { Telemetry, type Instruments } from './telemetry/instruments.js';
+export { createLogger, Secrets } from './telemetry/log.js';

@@ -2,7 +2,7 @@
  * Serialises generated OTLP/JSON requests: compact JSON bytes, and protobuf bytes through the repository's
  * protobufjs descriptor (src/otlp/proto/otlp.json), so both encodings carry exactly the same data.
  */
-import { OtlpTypes } from '../../src/otlp/descriptor.js';
+import { otlp } from '../../src/otlp/descriptor.js';
 import type { JsonAnyValue, JsonKeyValue, JsonTraceRequest } from './otlp-json.js';
 
 /** OTLP/JSON body as sent by `Content-Type: application/json` exporters. */
@@ -68,6 +68,6 @@ export function toProtoObject(request: JsonTraceRequest): ProtoObject {
 
 /** Protobuf `ExportTraceServiceRequest` bytes, as `application/x-protobuf` exporters and the Collector's Kafka exporter send. */
 export function encodeProto(request: JsonTraceRequest): Uint8Array {
-  const T = OtlpTypes.ExportTraceServiceRequest;
+  const T = otlp().types.ExportTraceServiceRequest;
   return T.encode(T.fromObject(toProtoObject(request))).finish();
 }

@@ -3,10 +3,10 @@
  * OTLP/HTTP path (real HTTP on 127.0.0.1 to the receiver, decode, assembler) with a no-op trace handler.
  */
 import { performance } from 'node:perf_hooks';
-import { TraceAssembler } from '../../src/ingest/assembler.js';
-import { createOtlpHttpReceiver } from '../../src/ingest/http/receiver.js';
-import { OtlpTypes } from '../../src/otlp/descriptor.js';
 import { decodeTraceRequestJson, decodeTraceRequestProto } from '../../src/ingest/otlp/decode.js';
+import { Interner } from '../../src/ingest/otlp/intern.js';
+import { otlp } from '../../src/otlp/descriptor.js';
+import { benchConfig, benchService } from '../lib/bench-service.js';
 import { buildDataset, type Dataset } from '../lib/dataset.js';
 import { postAll } from '../lib/http-client.js';
 import type { Row } from '../lib/results.js';
@@ -28,18 +28,22 @@ async function fullPath(ds: Dataset, encoding: 'json' | 'protobuf'): Promise<Pat
   const sentAtByTrace = new Map<string, number>();
   const latencies: number[] = [];
   let assembled = 0;
-  const assembler = new TraceAssembler({
-    config: { decisionWaitMs: 0, tickMs: 5, maxBufferedTraces: 10_000_000, maxQueuedTraces: 10_000_000, maxBufferedBytes: 2 ** 45 },
-    onTrace: (trace) => {
+  // The OTLP/HTTP receiver and the assembler as `serve` builds them, with a handler that only counts.
+  const config = benchConfig([], '/dev/null', {
+    sources: { otlp: { http: { host: '127.0.0.1', port: 0, maxBodyBytes: 64 * 1024 * 1024 }, grpc: { enabled: false } } },
+    assembly: { decisionWaitMs: 0, tickMs: 5, maxBufferedTraces: 10_000_000, maxQueuedTraces: 10_000_000, maxBufferedBytes: 2 ** 45 },
+  });
+  const service = await benchService(config, {
+    source: { kind: 'configured' },
+    handleTrace: (trace) => {
       assembled++;
       const sent = sentAtByTrace.get(trace.traceId);
       if (sent !== undefined) latencies.push(performance.now() - sent);
       return Promise.resolve();
     },
   });
-  const receiver = createOtlpHttpReceiver({ host: '127.0.0.1', port: 0, maxBodyBytes: 64 * 1024 * 1024, sink: assembler, isReady: () => true });
-  const port = await receiver.start();
-  assembler.start();
+  await service.start();
+  const port = service.ports().http ?? 0;
   const rss = new PeakRss();
   const bodies = encoding === 'json' ? ds.json : ds.proto;
   const t0 = performance.now();
@@ -48,11 +52,10 @@ async function fullPath(ds: Dataset, encoding: 'json' | 'protobuf'): Promise<Pat
       for (const id of ds.traceIdsByRequest[i] ?? []) sentAtByTrace.set(id, at);
     },
   });
-  await assembler.flush();
+  await service.assembler.flush();
   const elapsedS = (performance.now() - t0) / 1000;
   const peakRss = rss.stop();
-  assembler.stop();
-  await receiver.shutdown();
+  await service.shutdown(Date.now() + 30_000);
   const failures = [...result.failures.values()].reduce((n, c) => n + c, 0);
   return {
     spansPerS: ds.spans / elapsedS,
@@ -72,7 +75,7 @@ function rawJsonSpansPerS(ds: Dataset, rounds: number): number {
 }
 
 function rawProtoSpansPerS(ds: Dataset, rounds: number): number {
-  const T = OtlpTypes.ExportTraceServiceRequest;
+  const T = otlp().types.ExportTraceServiceRequest;
   const ms = medianTimeMs(rounds, () => {
     for (const b of ds.proto) T.decode(b);
   });
@@ -80,9 +83,11 @@ function rawProtoSpansPerS(ds: Dataset, rounds: number): number {
 }
 
 function decoderSpansPerS(ds: Dataset, rounds: number, encoding: 'json' | 'protobuf'): number {
+  // One interner for every request, as a service's decoders share theirs.
+  const interner = new Interner();
   const ms = medianTimeMs(rounds, () => {
-    if (encoding === 'json') for (const b of ds.json) decodeTraceRequestJson(b);
-    else for (const b of ds.proto) decodeTraceRequestProto(b);
+    if (encoding === 'json') for (const b of ds.json) decodeTraceRequestJson(b, interner);
+    else for (const b of ds.proto) decodeTraceRequestProto(b, interner);
   });
   return ds.spans / (ms / 1000);
 }

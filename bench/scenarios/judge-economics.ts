@@ -2,21 +2,24 @@
  * Judge economics: judge requests and tokens per scored run for {hallucination, faithfulness,
  * answer-relevancy} through the stub judge over real HTTP, on the same runs:
  * - naive: every step of every scorer, reason always, no sharing, no cache (the reference's behaviour);
- * - default policy: the scorers and economics the service builds from config (`scorersFromConfig`: shared
+ * - default policy: the scorers and economics the service builds from config (`buildService`: shared
  *   claim extraction, answer cache, reason on-fail) run by the product pipeline (runBudgeted, judge scope).
  * Runs are made unique (the generator replicates fixture templates, so many runs would otherwise be exact
  * duplicates that the cache answers for free); a second default-policy row uses the runs as generated.
  * Scores must be identical between naive and default, run by run.
  */
-import { configSchema } from '../../src/config/schema.js';
+import { parseConfig } from '../../src/config/load.js';
 import { judgeSection } from '../../src/config/sections/judge.js';
-import type { EmitResult, Emitter, ScoreRecord } from '../../src/model/score-record.js';
+import type { ScoreRecord } from '../../src/model/score-record.js';
+import type { EmitResult, Emitter } from '../../src/emit/emitter.js';
 import type { AgentRunContext } from '../../src/model/agent-run.js';
 import { extractAgentRunContexts } from '../../src/extract/extract.js';
-import type { ConfiguredScorer } from '../../src/pipeline/configured-scorer.js';
+import type { ConfiguredScorer } from '../../src/scorers/descriptor.js';
 import { scorerRunOf } from '../../src/pipeline/evaluate.js';
-import { scorersFromConfig } from '../../src/pipeline/from-config.js';
-import { createPipeline } from '../../src/pipeline/pipeline.js';
+import type { Pipeline } from '../../src/pipeline/pipeline.js';
+import { buildService } from '../../src/service/build.js';
+import { createSettings } from '../../src/service/settings.js';
+import { silentLogger } from '../../src/telemetry/log.js';
 import { createJudgeClient, resolveJudgeSettings } from '../../src/judge/index.js';
 import { createAnswerRelevancyScorer } from '../../src/scorers/llm/answer-relevancy/index.js';
 import { createFaithfulnessScorer } from '../../src/scorers/llm/faithfulness/index.js';
@@ -111,6 +114,9 @@ async function naive(contexts: readonly AgentRunContext[]): Promise<Tally> {
 class CollectingEmitter implements Emitter {
   readonly name = 'bench-collect';
   readonly records: ScoreRecord[] = [];
+  start(): Promise<void> {
+    return Promise.resolve();
+  }
   emit(records: readonly ScoreRecord[]): Promise<EmitResult> {
     this.records.push(...records);
     return Promise.resolve({ code: 'success' });
@@ -123,16 +129,17 @@ class CollectingEmitter implements Emitter {
 /** The service's scorers and economics from config, run by the product pipeline. */
 async function defaultPolicy(contexts: readonly AgentRunContext[]): Promise<Tally> {
   const { stub, tokens: used } = await countingStub();
-  const config = configSchema.parse({ scorers: Object.fromEntries(SCORERS.map((t) => [t, { type: t }])) });
-  const built = await scorersFromConfig(config, { env: { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: stub.baseURL } });
-  if (!built.economics) throw new Error('judge economics were not built from config');
+  const config = parseConfig({ scorers: Object.fromEntries(SCORERS.map((t) => [t, { type: t }])), judge: { concurrency: 8 }, emit: { prometheus: { enabled: false } } }, '<bench>', {});
+  const env = { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: stub.baseURL };
   const emitter = new CollectingEmitter();
-  const pipeline = createPipeline({ scorers: built.scorers, economics: built.economics, emitter, source: 'otlp', judgeConcurrency: 8, maxQueuedJudgeEvaluations: 1_000_000 });
+  const service = await buildService(config, createSettings(config, { env, logger: silentLogger(), prometheus: false }), { source: { kind: 'manual' }, sampleAll: true, emitters: [emitter] });
+  const pipeline = service.pipeline as Pipeline;
   try {
+    await service.start();
     for (let i = 0; i < contexts.length; i += 64) await pipeline.scoreRuns(contexts.slice(i, i + 64));
     await pipeline.idle();
   } finally {
-    built.judge?.close();
+    await service.shutdown(Date.now() + 30_000);
   }
   const scores = new Map<string, number | undefined>();
   let failed = 0;

@@ -9,10 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
-import { TraceAssembler } from '../../src/ingest/assembler.js';
-import { createKafkaSource } from '../../src/ingest/kafka/source.js';
 import { decodeTraceRequestProto } from '../../src/ingest/otlp/decode.js';
-import { benchPipeline, STRING_SCORERS } from '../lib/bench-service.js';
+import type { Pipeline } from '../../src/pipeline/pipeline.js';
+import { benchConfig, benchService, STRING_SCORERS } from '../lib/bench-service.js';
 import { buildDataset, type Dataset } from '../lib/dataset.js';
 import type { Row } from '../lib/results.js';
 import { median } from '../lib/stats.js';
@@ -68,36 +67,37 @@ async function bare(kafka: Kafka, topic: string, ds: Dataset, timeoutMs: number,
 
 export async function tracejudgeConsume(topic: string, ds: Dataset, timeoutMs: number, round = 0): Promise<{ seconds: number; spans: number; traces: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'tracejudge-bench-'));
-  const bp = await benchPipeline(STRING_SCORERS, join(dir, 'scores.jsonl'));
-  const assembler = new TraceAssembler({ config: bp.config.assembly, onTrace: bp.handleTrace });
-  assembler.start();
-  const source = createKafkaSource({
-    config: {
-      brokers: [BROKER],
-      topic,
-      groupId: `${topic}-tracejudge-${round}`,
-      clientId: 'tracejudge-bench',
-      encoding: 'otlp_proto',
-      initialOffset: 'earliest',
-      commitIntervalMs: 1000,
-      sessionTimeoutMs: 30_000,
-      heartbeatIntervalMs: 3000,
+  // The service as `serve` builds it, with the Kafka source on and the OTLP receivers off.
+  const config = benchConfig(STRING_SCORERS, join(dir, 'scores.jsonl'), {
+    sources: {
+      otlp: { http: { enabled: false }, grpc: { enabled: false } },
+      kafka: {
+        enabled: true,
+        brokers: [BROKER],
+        topic,
+        groupId: `${topic}-tracejudge-${round}`,
+        clientId: 'tracejudge-bench',
+        encoding: 'otlp_proto',
+        initialOffset: 'earliest',
+        commitIntervalMs: 1000,
+        sessionTimeoutMs: 30_000,
+        heartbeatIntervalMs: 3000,
+      },
     },
-    sink: assembler,
   });
+  const service = await benchService(config, { source: { kind: 'configured' } });
+  const pipeline = service.pipeline as Pipeline;
   let t0 = 0;
   const started = performance.now();
-  await source.start();
+  await service.start();
   // The clock starts with the first span, as for the bare consumer (group join time excluded on both sides).
-  await waitFor(() => assembler.stats.spansAccepted > 0, timeoutMs);
+  await waitFor(() => service.assembler.stats.spansAccepted > 0, timeoutMs);
   t0 = performance.now();
-  await waitFor(() => bp.handled() >= ds.traces, Math.max(0, timeoutMs - (t0 - started)));
+  await waitFor(() => pipeline.stats().tracesDone >= ds.traces, Math.max(0, timeoutMs - (t0 - started)));
   const t1 = performance.now();
-  await source.shutdown(Date.now() + 10_000);
-  await assembler.close();
-  await bp.emitter.shutdown(Date.now() + 10_000);
+  await service.shutdown(Date.now() + 10_000);
   rmSync(dir, { recursive: true, force: true });
-  return { seconds: (t1 - t0) / 1000, spans: assembler.stats.spansAccepted, traces: bp.handled() };
+  return { seconds: (t1 - t0) / 1000, spans: service.assembler.stats.spansAccepted, traces: pipeline.stats().tracesDone };
 }
 
 export async function kafkaScenario(ctx: BenchContext): Promise<Row[]> {

@@ -6,9 +6,10 @@
  *     node --expose-gc --import tsx bench/scenarios/memory-child.ts <traces> [seed]
  */
 import { performance } from 'node:perf_hooks';
+import { componentSettings } from '../../src/component.js';
 import { TraceAssembler } from '../../src/ingest/assembler.js';
-import { decodeTraceRequestProto } from '../../src/ingest/otlp/decode.js';
-import { ingestTraces } from '../../src/ingest/otlp/ingest.js';
+import { OtlpIngest } from '../../src/ingest/otlp/ingest.js';
+import { Interner } from '../../src/ingest/otlp/intern.js';
 import { replicateProto } from '../generator.js';
 import { buildDataset } from '../lib/dataset.js';
 import { PeakRss } from '../lib/stats.js';
@@ -49,16 +50,22 @@ const peak = new PeakRss(50);
 const t0 = performance.now();
 let refused = 0;
 let r = 0;
-const offerRound = (): void => {
+// The receivers' path: one interner shared by every request, as in a service.
+const settings = { ...componentSettings(), interner: new Interner() };
+const ingest = new OtlpIngest({ sink: assembler, settings });
+const body = (i: number, round: number): Buffer => {
+  const bytes = replicateProto(ds.proto[i] as Uint8Array, ds.traceIdsByRequest[i] ?? [], round);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+};
+const offerRound = async (): Promise<void> => {
   for (let i = 0; i < ds.proto.length; i++) {
-    const decoded = decodeTraceRequestProto(replicateProto(ds.proto[i] as Uint8Array, ds.traceIdsByRequest[i] ?? [], r));
-    if (ingestTraces(decoded, assembler).kind === 'refused') refused++;
+    if ((await ingest.accept('traces', 'protobuf', body(i, r))).kind === 'refused') refused++;
   }
   r++;
 };
-while (assembler.bufferedTraces < target && refused === 0) offerRound();
+while (assembler.bufferedTraces < target && refused === 0) await offerRound();
 // One more full round past the bound: every batch of it must be refused, and nothing more held.
-offerRound();
+await offerRound();
 const fillSeconds = (performance.now() - t0) / 1000;
 fullGc();
 const filledRss = process.memoryUsage.rss();
@@ -81,10 +88,11 @@ const result: Omit<MemoryResult, 'byteBound'> = {
 // The byte bound, on a fresh assembler with a small limit: offers stop being accepted before it is passed.
 const maxBufferedBytes = 32 * 1024 * 1024;
 const small = new TraceAssembler({ config: { maxBufferedBytes, decisionWaitMs: 3_600_000, maxTraceAgeMs: 7_200_000 }, onTrace: () => Promise.resolve() });
+const smallIngest = new OtlpIngest({ sink: small, settings });
 let smallRefused = 0;
 for (let r = 0; smallRefused < 3 && r < 1000; r++) {
   for (let i = 0; i < ds.proto.length && smallRefused < 3; i++) {
-    if (ingestTraces(decodeTraceRequestProto(replicateProto(ds.proto[i] as Uint8Array, ds.traceIdsByRequest[i] ?? [], 1_000_000 + r)), small).kind === 'refused') smallRefused++;
+    if ((await smallIngest.accept('traces', 'protobuf', body(i, 1_000_000 + r))).kind === 'refused') smallRefused++;
   }
 }
 const out: MemoryResult = { ...result, byteBound: { maxBufferedBytes, bufferedBytes: small.bufferedBytes, refused: smallRefused } };

@@ -6,9 +6,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { elementCache } from '../../src/scorers/code/completeness/index.js';
-import { startService, type RunningService } from '../../src/service.js';
-import { benchPipeline, startProductService, STRING_SCORERS } from '../lib/bench-service.js';
+import { extractAgentRunContexts } from '../../src/extract/extract.js';
+import type { Service } from '../../src/service/build.js';
+import { benchConfig, benchService, startProductService, STRING_SCORERS } from '../lib/bench-service.js';
 import { buildDataset, type Dataset } from '../lib/dataset.js';
 import { postAll } from '../lib/http-client.js';
 import type { Row } from '../lib/results.js';
@@ -26,38 +26,47 @@ interface PipelineRun {
 }
 
 /** With scorers: the product service built from config. Without: the service with an extraction-only handler. */
-async function runOnce(ds: Dataset, scorerTypes: readonly string[]): Promise<PipelineRun> {
+async function runOnce(ds: Dataset, scorerTypes: readonly string[], onService?: (s: Service) => void): Promise<PipelineRun> {
   const dir = mkdtempSync(join(tmpdir(), 'tracejudge-bench-'));
   const jsonl = join(dir, 'scores.jsonl');
-  let service: RunningService;
+  let service: Service;
   let doneAt: Map<string, number>;
-  let flush: () => Promise<void>;
   let handled: () => number;
   if (scorerTypes.length === 0) {
-    const bp = await benchPipeline([], jsonl);
-    service = await startService(bp.config, { handleTrace: bp.handleTrace });
-    doneAt = bp.doneAt;
-    flush = () => bp.emitter.shutdown(Date.now() + 30_000);
-    handled = bp.handled;
+    // The floor: the same service with an extraction-only handler.
+    const config = benchConfig([], jsonl);
+    const at = new Map<string, number>();
+    let n = 0;
+    service = await benchService(config, {
+      source: { kind: 'configured' },
+      handleTrace: (trace) => {
+        extractAgentRunContexts(trace, config.extract);
+        n++;
+        at.set(trace.traceId, performance.now());
+        return Promise.resolve();
+      },
+    });
+    await service.start();
+    doneAt = at;
+    handled = () => n;
   } else {
     const product = await startProductService(scorerTypes, jsonl);
     service = product.service;
     doneAt = product.emitter.doneAt;
-    flush = () => Promise.resolve();
     handled = () => service.assembler.stats.tracesAssembled;
   }
+  onService?.(service);
   const sentAt = new Map<string, number>();
   const rss = new PeakRss();
   const t0 = performance.now();
-  const posted = await postAll(service.ports.http ?? 0, ds.proto, 'application/x-protobuf', 4, {
+  const posted = await postAll(service.ports().http ?? 0, ds.proto, 'application/x-protobuf', 4, {
     maxRetries: 100,
     retryDelayMs: 20,
     onSend: (i, at) => {
       for (const id of ds.traceIdsByRequest[i] ?? []) sentAt.set(id, at);
     },
   });
-  await service.stop();
-  await flush();
+  await service.shutdown(Date.now() + 60_000);
   const elapsedS = (performance.now() - t0) / 1000;
   const peakRss = rss.stop();
   const latencies = [...doneAt].map(([id, at]) => at - (sentAt.get(id) ?? at));
@@ -85,13 +94,14 @@ export async function pipelineScenario(ctx: BenchContext): Promise<Row[]> {
   const none = await runOnce(ds, []);
   const strings = await runOnce(ds, STRING_SCORERS);
   // Small and set by its few cache misses, so noisy: the median of three rounds, each a fresh service with
-  // the element cache cleared (the parse workers are the process's and stay warm, as in a running service).
+  // its own element cache and warmed parse workers, as a fresh `serve` has.
   const rounds: PipelineRun[] = [];
   let completenessTexts = { hits: 0, all: 0 };
   for (let round = 0; round < 3; round++) {
-    elementCache.clear();
-    rounds.push(await runOnce(small, [...STRING_SCORERS, 'completeness']));
-    completenessTexts = { hits: elementCache.hits, all: elementCache.hits + elementCache.misses };
+    let service: Service | undefined;
+    rounds.push(await runOnce(small, [...STRING_SCORERS, 'completeness'], (s) => (service = s)));
+    const cache = service?.elementCache;
+    if (cache) completenessTexts = { hits: cache.hits, all: cache.hits + cache.misses };
   }
   const byRate = [...rounds].sort((a, b) => a.spansPerS - b.spansPerS);
   const withCompleteness = byRate[1] as PipelineRun;
@@ -117,8 +127,8 @@ export async function pipelineScenario(ctx: BenchContext): Promise<Row[]> {
     rows.push({ scenario, metric: `${label}: score records written`, value: run.records });
   }
   ctx.notes.push(
-    'Pipeline: the product service (startService building scorers, sampling policy with default rate 1 and the JSONL emitter from config, as `tracejudge serve` does; the floor row swaps the pipeline for an extraction-only handler), protobuf requests of ~512 spans, 4 in flight, decisionWaitMs 0. Latency is from sending the request that carried the trace to the pipeline handing its records to the emitter. Completeness is measured on a smaller set because it costs ~7 ms per run parsed (compromise).',
-    `Pipeline completeness row: median of 3 rounds (${roundRates} spans/s in order), the element cache cleared before each; in each round it served ${completenessTexts.hits} of ${completenessTexts.all} texts: the generated traces replicate fixture templates, so most texts recur; with unique texts every run pays the parse (see the scorer engine cache-off row); before the cache this row measured 1,374 spans/s (bench/RESULTS.md at 23684e8).`,
+    'Pipeline: the product service (`buildService` building scorers, sampling policy with default rate 1 and the JSONL emitter from config, as `tracejudge serve` does; the floor row swaps the pipeline for an extraction-only handler), protobuf requests of ~512 spans, 4 in flight, decisionWaitMs 0. Latency is from sending the request that carried the trace to the pipeline handing its records to the emitter. Completeness is measured on a smaller set because it costs ~7 ms per run parsed (compromise).',
+    `Pipeline completeness row: median of 3 rounds (${roundRates} spans/s in order), each a fresh service with its own element cache; in each round it served ${completenessTexts.hits} of ${completenessTexts.all} texts: the generated traces replicate fixture templates, so most texts recur; with unique texts every run pays the parse (see the scorer engine cache-off row); before the cache this row measured 1,374 spans/s (bench/RESULTS.md at 23684e8).`,
   );
   return rows;
 }

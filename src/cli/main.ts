@@ -1,21 +1,22 @@
 #!/usr/bin/env node
 /**
- * The `tracejudge` command line (SPEC §2). Exit codes: 0 success, 1 runtime failure, 2 bad usage, bad
- * config or unreadable input, with a one-line message on stderr naming the file, key or offset.
+ * The `tracejudge` command line. Exit codes: 0 success, 1 runtime failure, 2 bad usage, bad config or
+ * unreadable input, with a one-line message on stderr naming the file, key or offset. Every record written
+ * to stdout is flushed before the process exits, to a pipe as well as to a file or a terminal.
  */
-import '../scorers/builtin.js';
 import { ErrorCodes, errorMessage, TracejudgeError, type ErrorCode } from '../errors.js';
-import { logger } from '../telemetry/log.js';
+import { createLogger, Secrets } from '../telemetry/log.js';
 import { checkConfigCommand } from './commands/check-config.js';
 import { extractCommand } from './commands/extract.js';
 import { scoreCommand } from './commands/score.js';
 import { serveCommand } from './commands/serve.js';
-import { writeError, writeRecord } from './output.js';
+import type { CliContext } from './context.js';
+import { RecordOutput } from './output.js';
 import { USAGE, usageError } from './usage.js';
 
-type Command = (args: readonly string[]) => Promise<number>;
+type Command = (args: readonly string[], cli: CliContext) => Promise<number>;
 
-const COMMANDS: Record<string, Command> = {
+const COMMANDS: Readonly<Record<string, Command>> = {
   serve: serveCommand,
   score: scoreCommand,
   extract: extractCommand,
@@ -32,50 +33,52 @@ const EXIT_2: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
 ]);
 
 /** Run the CLI with `argv` (without node and script); resolves to the exit code. */
-export async function main(argv: readonly string[]): Promise<number> {
+export async function main(argv: readonly string[], cli: CliContext): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    (name === undefined ? writeError : writeRecord)(USAGE);
+    if (name === undefined) cli.output.error(USAGE);
+    else await cli.output.record(USAGE);
     return name === undefined ? 2 : 0;
   }
   try {
     const command = COMMANDS[name];
     if (!command) throw usageError(`unknown command ${JSON.stringify(name)}; expected serve, score, extract or check-config`);
     if (rest.includes('--help') || rest.includes('-h')) {
-      writeRecord(USAGE);
+      await cli.output.record(USAGE);
       return 0;
     }
-    return await command(rest);
+    return await command(rest, cli);
   } catch (err) {
     const code = err instanceof TracejudgeError ? err.code : undefined;
-    writeError(`tracejudge: ${errorMessage(err)}`);
-    if (code === undefined) logger.error({ err }, 'unexpected failure');
+    cli.output.error(`tracejudge: ${errorMessage(err)}`);
+    if (code === undefined) cli.logger.error({ err }, 'unexpected failure');
     return code !== undefined && EXIT_2.has(code) ? 2 : 1;
   }
 }
 
-function flushLogs(): Promise<void> {
+function flushLogs(cli: CliContext): Promise<void> {
   return new Promise((resolve) => {
     try {
-      logger.flush(() => resolve());
+      cli.logger.flush(() => resolve());
     } catch {
       resolve();
     }
   });
 }
 
-process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-  if (err.code === 'EPIPE') process.exit(0);
-});
+const secrets = new Secrets();
+const cli: CliContext = { logger: createLogger({ secrets }), secrets, output: new RecordOutput() };
 
-main(process.argv.slice(2)).then(
+main(process.argv.slice(2), cli).then(
   async (code) => {
-    await flushLogs();
+    await cli.output.drain();
+    await flushLogs(cli);
     process.exit(code);
   },
   async (err: unknown) => {
-    writeError(`tracejudge: ${errorMessage(err)}`);
-    await flushLogs();
+    cli.output.error(`tracejudge: ${errorMessage(err)}`);
+    await cli.output.drain();
+    await flushLogs(cli);
     process.exit(1);
   },
 );

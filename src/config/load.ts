@@ -7,26 +7,13 @@ import { resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError, ErrorCodes, TracejudgeError, type ConfigIssue } from '../errors.js';
+import { formatPath } from './path.js';
 import { configSchema, type Config } from './schema.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
 const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 const WHOLE_PLACEHOLDER = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}$/;
-
-/** Format a zod path as `a.b["billing-*"].rate` or `a.list[0]`. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const seg of path) {
-    if (typeof seg === 'number') out += `[${seg}]`;
-    else {
-      const s = String(seg);
-      if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(s)) out += out ? `.${s}` : s;
-      else out += `[${JSON.stringify(s)}]`;
-    }
-  }
-  return out;
-}
 
 /** Expand placeholders in every string of a parsed YAML tree. A value that is one placeholder keeps its YAML type. */
 export function expandEnv(value: unknown, env: Env): unknown {
@@ -85,28 +72,58 @@ function zodIssues(error: z.ZodError): ConfigIssue[] {
   return out;
 }
 
-/** Extra checks that zod alone cannot express; they receive the parsed config and add issues. */
-export type ConfigCheck = (config: Config, issues: ConfigIssue[]) => void;
-const checks: ConfigCheck[] = [];
-
-/** Register a cross-field check (e.g. scorer options by type, sampling names referring to scorers). */
-export function registerConfigCheck(check: ConfigCheck): void {
-  checks.push(check);
+/** Checks the entries of the `scorers` section against their types (the scorer registry does). */
+export interface ScorerChecker {
+  check(section: Readonly<Record<string, unknown>> | undefined): ConfigIssue[];
 }
 
-/** Validate an already-parsed object. Throws `ConfigError` listing every issue. */
-export function parseConfig(raw: unknown, file = '<config>', env: Env = process.env): Config {
+export interface ParseOptions {
+  /** Checks scorer types and options; without it only the common keys of each entry are checked. */
+  scorers?: ScorerChecker;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Budget rules that name scorers which are not configured. Only an explicit `scorers:` section is checked
+ * (without it the built-in set applies, whose names the service decides).
+ */
+function budgetIssues(raw: Record<string, unknown>): ConfigIssue[] {
+  const scorers = raw.scorers;
+  const economics = raw.economics;
+  if (!isRecord(scorers) || !isRecord(economics) || !Array.isArray(economics.budgets)) return [];
+  const issues: ConfigIssue[] = [];
+  economics.budgets.forEach((rule: unknown, i) => {
+    if (!isRecord(rule)) return;
+    if (typeof rule.fallback === 'string' && rule.fallback !== 'skip' && !(rule.fallback in scorers)) {
+      issues.push({ path: `economics.budgets[${i}].fallback`, message: `"${rule.fallback}" is not a configured scorer (use skip or a name under scorers)` });
+    }
+    if (typeof rule.scorer === 'string' && !(rule.scorer in scorers)) {
+      issues.push({ path: `economics.budgets[${i}].scorer`, message: `"${rule.scorer}" is not a configured scorer` });
+    }
+  });
+  return issues;
+}
+
+/**
+ * Validate an already-parsed object in one pass: the schema, the scorer entries against their types and
+ * the cross-section references are all checked whatever else is wrong, and every issue is reported.
+ * Throws `ConfigError` listing them; returns the frozen config.
+ */
+export function parseConfig(raw: unknown, file = '<config>', env: Env = process.env, options: ParseOptions = {}): Config {
   const expanded = expandEnv(raw ?? {}, env);
   const result = configSchema.safeParse(expanded);
-  if (!result.success) throw new ConfigError(file, zodIssues(result.error));
-  const issues: ConfigIssue[] = [];
-  for (const check of checks) check(result.data, issues);
-  if (issues.length > 0) throw new ConfigError(file, issues);
+  const issues: ConfigIssue[] = result.success ? [] : zodIssues(result.error);
+  if (isRecord(expanded)) {
+    if (options.scorers && isRecord(expanded.scorers)) issues.push(...options.scorers.check(expanded.scorers));
+    issues.push(...budgetIssues(expanded));
+  }
+  if (issues.length > 0 || !result.success) throw new ConfigError(file, issues);
   return deepFreeze(result.data);
 }
 
 /** Parse YAML text; YAML syntax errors are reported with line and column. */
-export function parseConfigText(text: string, file = '<config>', env: Env = process.env): Config {
+export function parseConfigText(text: string, file = '<config>', env: Env = process.env, options: ParseOptions = {}): Config {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true, lineCounter });
   if (doc.errors.length > 0) {
@@ -118,7 +135,7 @@ export function parseConfigText(text: string, file = '<config>', env: Env = proc
       }),
     );
   }
-  return parseConfig(doc.toJS({ maxAliasCount: 100 }) as unknown, file, env);
+  return parseConfig(doc.toJS({ maxAliasCount: 100 }) as unknown, file, env, options);
 }
 
 /** Which file to read: `-c`, else `TRACEJUDGE_CONFIG`, else `./tracejudge.yaml` if present, else none. */
@@ -129,15 +146,25 @@ export function resolveConfigPath(explicit: string | undefined, env: Env = proce
   return existsSync(local) ? local : undefined;
 }
 
+/** Why a file could not be read, in words. */
+const READ_ERRORS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EISDIR: 'it is a directory',
+  ENOTDIR: 'a parent of it is not a directory',
+  ELOOP: 'too many symbolic links',
+};
+
 /** Load and validate a config file, or the built-in defaults when `path` is undefined. */
-export function loadConfig(path: string | undefined, env: Env = process.env): Config {
-  if (path === undefined) return parseConfig({}, '<defaults>', env);
+export function loadConfig(path: string | undefined, env: Env = process.env, options: ParseOptions = {}): Config {
+  if (path === undefined) return parseConfig({}, '<defaults>', env, options);
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
-    throw new TracejudgeError(ErrorCodes.CONFIG_UNREADABLE, `${path}: cannot read config (${code})`);
+    const why = READ_ERRORS[code];
+    throw new TracejudgeError(ErrorCodes.CONFIG_UNREADABLE, `${path}: cannot read config: ${why ? `${why} (${code})` : code}`);
   }
-  return parseConfigText(text, path, env);
+  return parseConfigText(text, path, env, options);
 }

@@ -1,5 +1,5 @@
 /**
- * The whole configuration as one zod schema (SPEC §4). Defaults live here; every key is documented in
+ * The whole configuration as one zod schema (docs/configuration.md). Defaults live here; every key is documented in
  * `config/tracejudge.example.yaml`, which a test loads.
  */
 import { z } from 'zod';

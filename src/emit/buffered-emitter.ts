@@ -8,14 +8,17 @@
  */
 import { randomInt } from 'node:crypto';
 import { errorMessage } from '../errors.js';
-import { ThrottledLog, logger } from '../telemetry/log.js';
-import { telemetry } from '../telemetry/instruments.js';
-import type { EmitResult, Emitter, ScoreRecord } from '../model/score-record.js';
+import { componentSettings, raceDeadline, type ComponentSettings } from '../component.js';
+import { ThrottledLog } from '../telemetry/log.js';
+import type { ScoreRecord } from '../model/score-record.js';
+import type { EmitResult, Emitter } from './emitter.js';
 
 /** Delivers one batch; failure is a returned value, never a throw (a throw is treated as retryable). */
 export interface RecordSender {
   readonly name: string;
   send(records: readonly ScoreRecord[]): Promise<EmitResult>;
+  /** Connect or open (the emitter's start); without it the first send does. A rejection fails the start. */
+  open?(): Promise<void>;
   /** Release connections and files; called once, after the last send. */
   close?(deadline: number): Promise<void>;
 }
@@ -52,12 +55,21 @@ export class BufferedEmitter implements Emitter {
   private wakeSleep: (() => void) | undefined;
   private readonly permanentLog: ThrottledLog;
 
+  private readonly settings: ComponentSettings;
+
   constructor(
     private readonly sender: RecordSender,
     private readonly options: BufferedEmitterOptions,
+    settings: ComponentSettings = componentSettings(),
   ) {
     this.name = sender.name;
-    this.permanentLog = new ThrottledLog(logger, `emitter ${sender.name}: records refused permanently`, options.logIntervalMs ?? 10_000);
+    this.settings = settings;
+    this.permanentLog = new ThrottledLog(settings.logger, `emitter ${sender.name}: records refused permanently`, options.logIntervalMs ?? 10_000);
+  }
+
+  /** Opens the sender when it has an `open` step (e.g. checks a file path); otherwise the first send does. */
+  async start(): Promise<void> {
+    await this.sender.open?.();
   }
 
   /** Records waiting in the buffer (for tests and health). */
@@ -101,7 +113,7 @@ export class BufferedEmitter implements Emitter {
     try {
       if (this.sender.close) await raceDeadline(this.sender.close(deadline), deadline);
     } catch (err) {
-      logger.warn({ emitter: this.name, err: errorMessage(err) }, 'emitter close failed');
+      this.settings.logger.warn({ emitter: this.name, err: errorMessage(err) }, 'emitter close failed');
     }
   }
 
@@ -193,20 +205,6 @@ export class BufferedEmitter implements Emitter {
   }
 
   private count(n: number, outcome: 'sent' | 'failed' | 'rejected'): void {
-    telemetry().emitRecords.add(n, { emitter: this.name, outcome });
-  }
-}
-
-/** Resolve when `p` settles or at `deadline`, whichever is first; never rejects. */
-export async function raceDeadline(p: Promise<unknown>, deadline: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
-    timer.unref();
-  });
-  try {
-    await Promise.race([p.then(() => undefined, () => undefined), timeout]);
-  } finally {
-    if (timer) clearTimeout(timer);
+    this.settings.telemetry.instruments.emitRecords.add(n, { emitter: this.name, outcome });
   }
 }

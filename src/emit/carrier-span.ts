@@ -1,5 +1,5 @@
 /**
- * The evaluation carrier span (SPEC §7): one span per score record, inside the evaluated trace, child of and
+ * The evaluation carrier span (docs/records.md): one span per score record, inside the evaluated trace, child of and
  * linked to the agent run span, with one `gen_ai.evaluation.result` span event. Built as a `ReadableSpan` so the
  * official OTLP exporters serialise it.
  */

@@ -1,31 +1,29 @@
 /**
- * Builds the configured emitters (SPEC §4 `emit`) behind one fan-out: metrics (always), stdout, JSON-lines file,
- * OTLP carrier spans and log events, Kafka. Each real sink is wrapped in a `BufferedEmitter`.
+ * Builds the configured emitters (the `emit` section): metrics (always), stdout, JSON-lines file, OTLP carrier
+ * spans and log events, Kafka. Each real sink is wrapped in a `BufferedEmitter`.
  */
-import type { Writable } from 'node:stream';
+import type { Resource } from '@opentelemetry/resources';
+import type { ComponentSettings } from '../component.js';
 import type { EmitConfig } from '../config/sections/emit.js';
 import { BufferedEmitter, type BufferedEmitterOptions, type RecordSender } from './buffered-emitter.js';
-import { FanoutEmitter } from './fanout.js';
 import { JsonlFileSender } from './jsonl-file.js';
 import { KafkaSender } from './kafka.js';
 import { MetricsEmitter } from './metrics-emitter.js';
 import { createLogExporter, createSpanExporter } from '../otlp/exporters.js';
 import { createLogSender, createSpanSender } from './otlp/otlp-sender.js';
 import { resolveOtlpSettings } from '../otlp/export-settings.js';
-import type { Emitter } from '../model/score-record.js';
+import type { Emitter } from './emitter.js';
 import { StdoutSender } from './stdout.js';
 
 export interface CreateEmittersOptions {
-  /** Environment for `OTEL_EXPORTER_OTLP_*` (default `process.env`). */
-  env?: Readonly<Record<string, string | undefined>>;
-  /** Where the stdout emitter writes (default `process.stdout`). */
-  stdout?: Writable;
-  /** Leave out the metrics emitter (e.g. `tracejudge score`, which has no meter). */
-  metrics?: boolean;
+  /** Logger and instruments, the environment for `OTEL_EXPORTER_OTLP_*`, and the resource of OTLP output. */
+  settings: ComponentSettings & { readonly env: Readonly<Record<string, string | undefined>>; readonly resource: Resource };
+  /** Replaces the stdout sender when `emit.stdout` is on (`score --format table` collects records instead). */
+  stdout?: RecordSender;
 }
 
 /** The buffering/retry options of `emit.buffer` and `emit.retry`. */
-export function bufferOptions(emit: EmitConfig): BufferedEmitterOptions {
+function bufferOptions(emit: EmitConfig): BufferedEmitterOptions {
   return {
     maxRecords: emit.buffer.maxRecords,
     maxBatchRecords: emit.buffer.maxBatchRecords,
@@ -35,20 +33,23 @@ export function bufferOptions(emit: EmitConfig): BufferedEmitterOptions {
   };
 }
 
-/** All configured emitters behind one fan-out (`emitters` lists them by name). */
-export function createEmitters(config: { emit: EmitConfig }, options: CreateEmittersOptions = {}): FanoutEmitter {
+/**
+ * Every configured emitter: the metrics emitter (always), stdout, the JSON-lines file, OTLP carrier spans
+ * and log events, Kafka. Each real sink is wrapped in a `BufferedEmitter`. Hand them to a `FanoutEmitter`.
+ */
+export function createEmitters(config: { emit: EmitConfig }, options: CreateEmittersOptions): Emitter[] {
+  const { settings } = options;
   const emit = config.emit;
   const buffered = bufferOptions(emit);
   const senders: RecordSender[] = [];
-  if (emit.stdout.enabled) senders.push(new StdoutSender(options.stdout));
+  if (emit.stdout.enabled) senders.push(options.stdout ?? new StdoutSender());
   if (emit.jsonl.path) senders.push(new JsonlFileSender({ path: emit.jsonl.path, maxBytes: emit.jsonl.maxBytes, maxFiles: emit.jsonl.maxFiles }));
-  const otlp = resolveOtlpSettings(emit.otlp, options.env ?? process.env);
-  if (otlp?.traces) senders.push(createSpanSender(createSpanExporter(otlp), otlp.protocols.TRACES));
-  if (otlp?.logs) senders.push(createLogSender(createLogExporter(otlp), otlp.protocols.LOGS));
+  const otlp = resolveOtlpSettings(emit.otlp, settings.env, settings.logger);
+  if (otlp?.traces) senders.push(createSpanSender(createSpanExporter(otlp), otlp.protocols.TRACES, settings.resource));
+  if (otlp?.logs) senders.push(createLogSender(createLogExporter(otlp), otlp.protocols.LOGS, settings.resource));
   if (emit.kafka.enabled) {
-    senders.push(new KafkaSender({ brokers: emit.kafka.brokers, topic: emit.kafka.topic, clientId: emit.kafka.clientId, requestTimeoutMs: emit.kafka.requestTimeoutMs }));
+    const kafka = { brokers: emit.kafka.brokers, topic: emit.kafka.topic, clientId: emit.kafka.clientId, requestTimeoutMs: emit.kafka.requestTimeoutMs };
+    senders.push(new KafkaSender(kafka, settings.logger));
   }
-  const emitters: Emitter[] = senders.map((s) => new BufferedEmitter(s, buffered));
-  if (options.metrics !== false) emitters.unshift(new MetricsEmitter());
-  return new FanoutEmitter(emitters);
+  return [new MetricsEmitter(settings.telemetry), ...senders.map((s) => new BufferedEmitter(s, buffered, settings))];
 }

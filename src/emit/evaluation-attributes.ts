@@ -2,7 +2,7 @@
  * The `gen_ai.evaluation.result` attributes (GenAI semantic conventions v1.38+, unchanged through the genai
  * repo), shared by the span event on the carrier span and the log event.
  *
- * `gen_ai.evaluation.score.label` takes the values `pass` and `fail` (SPEC §6). No `gen_ai.operation.name` is
+ * `gen_ai.evaluation.score.label` takes the values `pass` and `fail` (docs/records.md, "The score record"). No `gen_ai.operation.name` is
  * set: the conventions define no operation for evaluations, and a made-up value would mislead backends that
  * group by operation.
  */

@@ -4,7 +4,8 @@
  * deterministic, so duplicates are recognisable), else `permanent` if any refused them, else `success`.
  */
 import { errorMessage } from '../errors.js';
-import type { EmitResult, Emitter, ScoreRecord } from '../model/score-record.js';
+import type { ScoreRecord } from '../model/score-record.js';
+import type { EmitResult, Emitter } from './emitter.js';
 
 export class FanoutEmitter implements Emitter {
   readonly name = 'fanout';
@@ -13,6 +14,10 @@ export class FanoutEmitter implements Emitter {
   async emit(records: readonly ScoreRecord[]): Promise<EmitResult> {
     const results = await Promise.all(this.emitters.map((e) => e.emit(records).catch((err: unknown): EmitResult => ({ code: 'retryable', error: new Error(errorMessage(err)) }))));
     return combineResults(this.emitters.map((e, i) => [e.name, results[i] ?? { code: 'success' }]));
+  }
+
+  async start(): Promise<void> {
+    await Promise.all(this.emitters.map((e) => e.start()));
   }
 
   async shutdown(deadline: number): Promise<void> {

@@ -7,7 +7,8 @@ import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { errorMessage } from '../errors.js';
 import type { RecordSender } from './buffered-emitter.js';
-import type { EmitResult, ScoreRecord } from '../model/score-record.js';
+import type { ScoreRecord } from '../model/score-record.js';
+import type { EmitResult } from './emitter.js';
 
 export interface JsonlFileOptions {
   path: string;
@@ -16,7 +17,7 @@ export interface JsonlFileOptions {
   maxFiles: number;
 }
 
-const RETRYABLE_FS = new Set(['ENOSPC', 'EAGAIN', 'EMFILE', 'ENFILE', 'EBUSY', 'EIO', 'EDQUOT']);
+const RETRYABLE_FS: ReadonlySet<string> = new Set(['ENOSPC', 'EAGAIN', 'EMFILE', 'ENFILE', 'EBUSY', 'EIO', 'EDQUOT']);
 
 function fsFailure(err: unknown, what: string): EmitResult {
   const code = (err as { code?: unknown }).code;
@@ -24,7 +25,7 @@ function fsFailure(err: unknown, what: string): EmitResult {
   return typeof code === 'string' && RETRYABLE_FS.has(code) ? { code: 'retryable', error } : { code: 'permanent', error };
 }
 
-/** One JSON line per record (the record exactly as SPEC §6 shapes it). */
+/** One JSON line per record: the record exactly as docs/records.md describes it. */
 export function toJsonLine(record: ScoreRecord): string {
   return `${JSON.stringify(record)}\n`;
 }

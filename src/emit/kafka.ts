@@ -1,12 +1,13 @@
 /**
- * Score records to a Kafka topic: value = the record as JSON (SPEC §6), key = the trace id, so every
+ * Score records to a Kafka topic: value = the record as JSON (docs/records.md, "The score record"), key = the trace id, so every
  * evaluation of a trace lands in one partition, in order. Acks from all in-sync replicas.
  */
 import { Kafka, logLevel, type LogEntry, type Producer } from 'kafkajs';
 import { errorMessage } from '../errors.js';
-import { logger } from '../telemetry/log.js';
+import type { Logger } from 'pino';
 import type { RecordSender } from './buffered-emitter.js';
-import type { EmitResult, ScoreRecord } from '../model/score-record.js';
+import type { ScoreRecord } from '../model/score-record.js';
+import type { EmitResult } from './emitter.js';
 
 export interface KafkaEmitOptions {
   brokers: readonly string[];
@@ -15,7 +16,7 @@ export interface KafkaEmitOptions {
   requestTimeoutMs: number;
 }
 
-function kafkaLogCreator(): (entry: LogEntry) => void {
+function kafkaLogCreator(logger: Logger): (entry: LogEntry) => void {
   return ({ namespace, level, log }) => {
     const { message, timestamp: _t, ...extra } = log;
     const fields = { component: 'kafka-emit', namespace, ...extra };
@@ -26,7 +27,7 @@ function kafkaLogCreator(): (entry: LogEntry) => void {
 }
 
 /** The Kafka message of one record. */
-export function toKafkaMessage(record: ScoreRecord): { key: string; value: string; headers: Record<string, string> } {
+function toKafkaMessage(record: ScoreRecord): { key: string; value: string; headers: Record<string, string> } {
   return { key: record.traceId, value: JSON.stringify(record), headers: { 'content-type': 'application/json', scorer: record.scorer } };
 }
 
@@ -35,7 +36,10 @@ export class KafkaSender implements RecordSender {
   private readonly producer: Producer;
   private connected: Promise<void> | undefined;
 
-  constructor(private readonly options: KafkaEmitOptions) {
+  constructor(
+    private readonly options: KafkaEmitOptions,
+    logger: Logger,
+  ) {
     const kafka = new Kafka({
       clientId: options.clientId,
       brokers: [...options.brokers],
@@ -44,7 +48,7 @@ export class KafkaSender implements RecordSender {
       // Our BufferedEmitter owns retries and backoff; kafkajs retries only briefly within one send.
       retry: { retries: 1, initialRetryTime: 100, maxRetryTime: 1_000 },
       logLevel: logLevel.WARN,
-      logCreator: () => kafkaLogCreator(),
+      logCreator: () => kafkaLogCreator(logger),
     });
     this.producer = kafka.producer({ allowAutoTopicCreation: true, idempotent: false });
   }

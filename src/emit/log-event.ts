@@ -1,5 +1,5 @@
 /**
- * The `gen_ai.evaluation.result` log event (SPEC §7): an OTLP log record with that event name, the evaluation
+ * The `gen_ai.evaluation.result` log event (docs/records.md): an OTLP log record with that event name, the evaluation
  * attributes, and the trace id / span id of the evaluated agent span (the form the GenAI conventions prefer).
  */
 import type { InstrumentationScope } from '@opentelemetry/core';

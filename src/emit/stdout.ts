@@ -3,7 +3,8 @@ import type { Writable } from 'node:stream';
 import { errorMessage } from '../errors.js';
 import type { RecordSender } from './buffered-emitter.js';
 import { toJsonLine } from './jsonl-file.js';
-import type { EmitResult, ScoreRecord } from '../model/score-record.js';
+import type { ScoreRecord } from '../model/score-record.js';
+import type { EmitResult } from './emitter.js';
 
 export class StdoutSender implements RecordSender {
   readonly name = 'stdout';

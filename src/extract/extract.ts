@@ -13,7 +13,7 @@ import { BUILTIN_SELECTORS, readTree, type SpanInfo } from './facts.js';
 import { capRun, DEFAULT_MAX_TEXT_BYTES, redactRun } from './hygiene.js';
 import { buildRun, runMembers, type BuiltRun } from './runs.js';
 import { buildSpanTree, byStart, type SpanTree } from './tree.js';
-import { isRecord, withParseCache } from './values.js';
+import { isRecord } from './values.js';
 
 /** Extraction options; the `extract` config section fits here as it is. */
 export interface ExtractOptions {
@@ -142,7 +142,7 @@ export function extractTraces(input: ExtractInput, options: ExtractOptions = {})
   const maxTextBytes = options.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES;
   const gtKey = options.groundTruthAttribute ?? 'tracejudge.ground_truth';
   const selectors = selectorsFor(options);
-  return groups(input, options.logs ?? []).map((g) => withParseCache(() => {
+  return groups(input, options.logs ?? []).map((g) => {
     const tree = buildSpanTree(g.traceId, g.spans, g.logs);
     const infos = readTree(tree, selectors);
     const { built, uncovered } = treeRuns(tree, infos, gtKey);
@@ -158,10 +158,10 @@ export function extractTraces(input: ExtractInput, options: ExtractOptions = {})
       kind: infos.get(b.span.spanId)?.facts.role === 'agent' ? 'agent' : 'workflow',
     }));
     return { traceId: g.traceId, contexts, explanation: explainFrom(tree, infos, runs, uncovered) };
-  }));
+  });
 }
 
-/** Every agent run in `input` (SPEC §5 shape), in trace then start order. */
+/** Every agent run in `input` (the shape in docs/records.md, "The agent run"), in trace then start order. */
 export function extractAgentRuns(input: ExtractInput, options: ExtractOptions = {}): AgentRun[] {
   return extractTraces(input, options).flatMap((t) => t.contexts.map((c) => c.run));
 }

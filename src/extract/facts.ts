@@ -45,7 +45,7 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 }
 
 /** Merges facts in priority order. */
-export function mergeFacts(list: readonly SpanFacts[]): SpanFacts {
+function mergeFacts(list: readonly SpanFacts[]): SpanFacts {
   const out: SpanFacts = {};
   let missing: Set<string> | undefined;
   const inputs: Array<Deferred<Msg[]>> = [];
@@ -83,7 +83,7 @@ function firstNonEmpty<T>(list: ReadonlyArray<Deferred<T[]>>): T[] | undefined {
 }
 
 /** Failure text of a span from its status and `exception` events; `undefined` when it did not fail. */
-export function spanError(tree: SpanTree, span: Span): string | undefined {
+function spanError(tree: SpanTree, span: Span): string | undefined {
   const exc = tree.eventsOf(span.spanId).find((e) => e.name === 'exception');
   const excText = exc ? (asString(exc.attributes['exception.message']) ?? asString(exc.attributes['exception.type'])) : undefined;
   if (span.status.code === 2) return span.status.message || excText || 'error';

@@ -1,7 +1,7 @@
 /**
- * Scorer helper utilities with the reference behaviour of `@mastra/evals/scorers/utils` (SCORERS.md §3).
+ * Scorer helper utilities with the reference behaviour of `@mastra/evals/scorers/utils` (docs/scorers.md).
  * Every helper accepts both Mastra format-2 messages (`content.parts` / `content.toolInvocations`) and the
- * tracejudge shape (SPEC §5: `content` string, `toolInvocations` beside it). They never throw on odd input.
+ * tracejudge shape (docs/records.md, "The agent run"). They never throw on odd input.
  */
 import type { ToolInvocation } from '../model/agent-run.js';
 import { isRecord } from './values.js';

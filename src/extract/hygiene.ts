@@ -28,7 +28,7 @@ export function capText(text: string, maxBytes: number): string {
  * Caps a tool result: strings are cut with `capText`; structured values whose JSON exceeds the cap are
  * replaced by their cut JSON text (so the judge still sees the start of it).
  */
-export function capValue(value: unknown, maxBytes: number): { value: unknown; truncated: boolean } {
+function capValue(value: unknown, maxBytes: number): { value: unknown; truncated: boolean } {
   if (typeof value === 'string') {
     const v = capText(value, maxBytes);
     return { value: v, truncated: v !== value };
@@ -107,13 +107,6 @@ function compile(rules: readonly RedactionRule[]): CompiledRule[] {
   return rules.map((r) => ({ re: new RegExp(r.pattern, `g${(r.flags ?? '').replace(/g/g, '')}`), replacement: r.replacement ?? '[REDACTED]' }));
 }
 
-/** Applies redaction rules to one text. */
-export function redactText(text: string, rules: readonly RedactionRule[]): string {
-  let out = text;
-  for (const r of compile(rules)) out = out.replace(r.re, r.replacement);
-  return out;
-}
-
 function redactDeep(v: unknown, rules: CompiledRule[], depth: number): unknown {
   if (typeof v === 'string') {
     let out = v;
@@ -130,7 +123,7 @@ function redactDeep(v: unknown, rules: CompiledRule[], depth: number): unknown {
   return v;
 }
 
-const ID_KEYS = new Set(['traceId', 'spanId', 'convention', 'status', 'startTime', 'endTime', 'toolCallId', 'role', 'state']);
+const ID_KEYS: ReadonlySet<string> = new Set(['traceId', 'spanId', 'convention', 'status', 'startTime', 'endTime', 'toolCallId', 'role', 'state']);
 
 function redactRunValue(v: unknown, rules: CompiledRule[], depth: number): unknown {
   if (depth > 64) return v;

@@ -3,6 +3,7 @@
  * Mastra format-2, Anthropic blocks, free JSON) into `Msg`, and makes wrapped values readable.
  */
 import type { Msg, NormToolCall, NormToolResult } from './conventions/types.js';
+import type { JsonCache } from './tree.js';
 import { asString, isRecord, parseJsonish, prop, stringify } from './values.js';
 
 const TEXT_KEYS = ['text', 'content', 'value'] as const;
@@ -42,7 +43,7 @@ export function textOfContent(content: unknown, depth = 0): string {
 }
 
 /** Tool calls found in a content part array (GenAI `tool_call`, AI SDK `tool-call`, Anthropic `tool_use`, Mastra `tool-invocation`). */
-function partToolCalls(parts: unknown[]): NormToolCall[] {
+function partToolCalls(parts: unknown[], j?: JsonCache): NormToolCall[] {
   const out: NormToolCall[] = [];
   for (const p of parts) {
     if (!isRecord(p)) continue;
@@ -50,18 +51,18 @@ function partToolCalls(parts: unknown[]): NormToolCall[] {
     if (type === 'tool_call' || type === 'tool-call' || type === 'tool_use' || type === 'function_call') {
       const name = asString(p.name) ?? asString(p.toolName);
       if (!name) continue;
-      out.push(withId({ name, args: parseJsonish(p.arguments ?? p.input ?? p.args ?? {}) }, asString(p.id) ?? asString(p.toolCallId) ?? asString(p.call_id)));
+      out.push(withId({ name, args: parseJsonish(p.arguments ?? p.input ?? p.args ?? {}, j) }, asString(p.id) ?? asString(p.toolCallId) ?? asString(p.call_id)));
     } else if (type === 'tool-invocation' && isRecord(p.toolInvocation)) {
       const ti = p.toolInvocation;
       const name = asString(ti.toolName);
-      if (name) out.push(withId({ name, args: parseJsonish(ti.args ?? {}) }, asString(ti.toolCallId)));
+      if (name) out.push(withId({ name, args: parseJsonish(ti.args ?? {}, j) }, asString(ti.toolCallId)));
     }
   }
   return out;
 }
 
 /** Tool results found in a content part array. */
-function partToolResults(parts: unknown[]): NormToolResult[] {
+function partToolResults(parts: unknown[], j?: JsonCache): NormToolResult[] {
   const out: NormToolResult[] = [];
   for (const p of parts) {
     if (!isRecord(p)) continue;
@@ -69,7 +70,7 @@ function partToolResults(parts: unknown[]): NormToolResult[] {
     if (type === 'tool_call_response' || type === 'tool-result' || type === 'tool_result' || type === 'function_call_output') {
       const raw = p.response ?? p.result ?? p.output ?? p.content;
       const isError = p.isError === true || p.is_error === true || (isRecord(raw) && (raw.type === 'error-text' || raw.type === 'error-json'));
-      const r: NormToolResult = { result: parseJsonish(raw) };
+      const r: NormToolResult = { result: parseJsonish(raw, j) };
       const id = asString(p.id) ?? asString(p.toolCallId) ?? asString(p.tool_use_id) ?? asString(p.call_id);
       if (id) r.id = id;
       const name = asString(p.toolName) ?? asString(p.name);
@@ -87,8 +88,8 @@ function withId(o: NormToolCall, id: string | undefined): NormToolCall {
 }
 
 /** OpenAI-style `tool_calls: [{id, function: {name, arguments}}]` (also the flat `{id, name, arguments}`). */
-export function openAiToolCalls(v: unknown): NormToolCall[] {
-  const list = parseJsonish(v);
+export function openAiToolCalls(v: unknown, j?: JsonCache): NormToolCall[] {
+  const list = parseJsonish(v, j);
   if (!Array.isArray(list)) return [];
   const out: NormToolCall[] = [];
   for (const c of list) {
@@ -96,13 +97,13 @@ export function openAiToolCalls(v: unknown): NormToolCall[] {
     const fn = isRecord(c.function) ? c.function : c;
     const name = asString(fn.name) ?? asString(c.toolName);
     if (!name) continue;
-    out.push(withId({ name, args: parseJsonish(fn.arguments ?? c.args ?? c.input ?? {}) }, asString(c.id) ?? asString(c.toolCallId)));
+    out.push(withId({ name, args: parseJsonish(fn.arguments ?? c.args ?? c.input ?? {}, j) }, asString(c.id) ?? asString(c.toolCallId)));
   }
   return out;
 }
 
 /** One message object of any known shape, or `undefined` when it has no role. */
-export function toMsg(m: unknown): Msg | undefined {
+function toMsg(m: unknown, j?: JsonCache): Msg | undefined {
   if (!isRecord(m)) return undefined;
   const role = asString(m.role) ?? (isRecord(m.message) ? asString(m.message.role) : undefined);
   if (!role) return undefined;
@@ -116,14 +117,14 @@ export function toMsg(m: unknown): Msg | undefined {
   else if (isRecord(body.content)) text = textOfContent(body.content);
   if (!text && parts) text = textOfContent(parts);
   const msg: Msg = { role, text };
-  const calls = [...(parts ? partToolCalls(parts) : []), ...openAiToolCalls(body.tool_calls ?? body.toolCalls)];
+  const calls = [...(parts ? partToolCalls(parts, j) : []), ...openAiToolCalls(body.tool_calls ?? body.toolCalls, j)];
   if (isRecord(body.content) && Array.isArray(body.content.toolInvocations)) {
-    for (const ti of body.content.toolInvocations) if (isRecord(ti)) calls.push(...partToolCalls([{ type: 'tool-invocation', toolInvocation: ti }]));
+    for (const ti of body.content.toolInvocations) if (isRecord(ti)) calls.push(...partToolCalls([{ type: 'tool-invocation', toolInvocation: ti }], j));
   }
   if (calls.length > 0) msg.toolCalls = dedupeCalls(calls);
-  const results = parts ? partToolResults(parts) : [];
+  const results = parts ? partToolResults(parts, j) : [];
   if (role === 'tool' && results.length === 0) {
-    const r: NormToolResult = { result: parseJsonish(body.content ?? body.parts) };
+    const r: NormToolResult = { result: parseJsonish(body.content ?? body.parts, j) };
     const id = asString(body.tool_call_id) ?? asString(body.toolCallId) ?? asString(body.id);
     if (id) r.id = id;
     const name = asString(body.name);
@@ -153,27 +154,27 @@ const INPUT_KEYS = ['prompt', 'input', 'query', 'question', 'text', 'message', '
  * normalised; `{messages}` / `{prompt, system}` / `{input}` objects are unwrapped; anything else becomes
  * one message holding its JSON.
  */
-export function anyToMessages(value: unknown, defaultRole = 'user', depth = 0): Msg[] {
-  const v = parseJsonish(value);
+export function anyToMessages(value: unknown, defaultRole = 'user', depth = 0, j?: JsonCache): Msg[] {
+  const v = parseJsonish(value, j);
   if (v === undefined || v === null || depth > 6) return [];
   if (typeof v === 'string') return v.length > 0 ? [{ role: defaultRole, text: v }] : [];
   if (Array.isArray(v)) {
-    const msgs = v.map(toMsg);
+    const msgs = v.map((m) => toMsg(m, j));
     if (v.length > 0 && msgs.every((m) => m !== undefined)) return msgs;
-    if (v.length === 1) return anyToMessages(v[0], defaultRole, depth + 1);
+    if (v.length === 1) return anyToMessages(v[0], defaultRole, depth + 1, j);
     const t = textOfContent(v);
     return t ? [{ role: defaultRole, text: t }] : [{ role: defaultRole, text: stringify(v) }];
   }
   if (isRecord(v)) {
-    const one = toMsg(v);
+    const one = toMsg(v, j);
     if (one) return [one];
     const out: Msg[] = [];
     const sys = asString(v.system) ?? asString(v.instructions);
     if (sys) out.push({ role: 'system', text: sys });
-    if (Array.isArray(v.messages)) return [...out, ...anyToMessages(v.messages, defaultRole, depth + 1)];
+    if (Array.isArray(v.messages)) return [...out, ...anyToMessages(v.messages, defaultRole, depth + 1, j)];
     for (const k of INPUT_KEYS) {
       const x = prop(v, k);
-      if (x !== undefined && x !== null && x !== '') return [...out, ...anyToMessages(x, defaultRole, depth + 1)];
+      if (x !== undefined && x !== null && x !== '') return [...out, ...anyToMessages(x, defaultRole, depth + 1, j)];
     }
     if (out.length > 0 && Object.keys(v).length === 1) return out;
     return [...out, { role: defaultRole, text: stringify(v) }];
@@ -184,12 +185,12 @@ export function anyToMessages(value: unknown, defaultRole = 'user', depth = 0): 
 const OUTPUT_KEYS = ['text', 'content', 'output', 'answer', 'result', 'response', 'completion', 'message'] as const;
 
 /** Readable text of any recorded output (string, message(s), `{text}`-like object, else its JSON). */
-export function outputText(value: unknown, depth = 0): string {
-  const v = parseJsonish(value);
+export function outputText(value: unknown, depth = 0, j?: JsonCache): string {
+  const v = parseJsonish(value, j);
   if (v === undefined || v === null || depth > 6) return '';
   if (typeof v === 'string') return v;
   if (Array.isArray(v)) {
-    const msgs = v.map(toMsg);
+    const msgs = v.map((m) => toMsg(m, j));
     if (v.length > 0 && msgs.every((m) => m !== undefined)) {
       const last = [...(msgs)].reverse().find((m) => m.role !== 'user' && m.role !== 'system' && m.text);
       return last?.text ?? '';
@@ -197,15 +198,15 @@ export function outputText(value: unknown, depth = 0): string {
     return textOfContent(v) || stringify(v);
   }
   if (isRecord(v)) {
-    const m = toMsg(v);
+    const m = toMsg(v, j);
     if (m) return m.text;
-    if (Array.isArray(v.messages)) return outputText(v.messages, depth + 1);
-    if (Array.isArray(v.choices) && isRecord(v.choices[0])) return outputText(v.choices[0].message ?? v.choices[0].text, depth + 1);
+    if (Array.isArray(v.messages)) return outputText(v.messages, depth + 1, j);
+    if (Array.isArray(v.choices) && isRecord(v.choices[0])) return outputText(v.choices[0].message ?? v.choices[0].text, depth + 1, j);
     for (const k of OUTPUT_KEYS) {
       const x = prop(v, k);
       if (typeof x === 'string') return x;
       if (isRecord(x) || Array.isArray(x)) {
-        const t = outputText(x, depth + 1);
+        const t = outputText(x, depth + 1, j);
         if (t) return t;
       }
     }

@@ -9,7 +9,7 @@ import type { Msg, NormToolCall, SpanFacts } from './conventions/types.js';
 import type { SpanInfo } from './facts.js';
 import { extractToolResults } from './helpers.js';
 import { readableResult } from './messages.js';
-import { byStart, descendants, shortId, type SpanTree } from './tree.js';
+import { byStart, descendants, shortId, type SpanTree, type TreeMemo } from './tree.js';
 import { asString, attr, parseJsonish } from './values.js';
 
 export interface RunBuildOptions {
@@ -24,26 +24,27 @@ export interface BuiltRun {
   spans: Span[];
 }
 
-/** RFC 3339 with nanosecond precision, from Unix nanoseconds (`1970-01-01T00:00:00.000000000Z` for 0). */
-export function rfc3339(ns: bigint): string {
-  // One decimal conversion instead of two bigint divisions; the date part is cached per second, since a
-  // run's start and end (and consecutive runs) mostly fall in the same second.
+/**
+ * RFC 3339 with nanosecond precision, from Unix nanoseconds (`1970-01-01T00:00:00.000000000Z` for 0).
+ * `memo` (the tree's) keeps the date part of the last second: a run's start and end, and consecutive runs,
+ * mostly fall in the same second.
+ */
+export function rfc3339(ns: bigint, memo: TreeMemo = {}): string {
+  // One decimal conversion instead of two bigint divisions.
   const digits = (ns < 0n ? 0n : ns).toString();
   const split = digits.length - 9;
   const secs = split > 0 ? Number(digits.slice(0, split)) : 0;
   if (secs >= MAX_DATE_SECS) return rfc3339Slow(ns);
   const frac = split > 0 ? digits.slice(split) : digits.padStart(9, '0');
-  if (secs !== lastSecs) {
-    lastSecs = secs;
-    lastDatePart = new Date(secs * 1000).toISOString().slice(0, 19);
+  if (secs !== memo.secs || memo.datePart === undefined) {
+    memo.secs = secs;
+    memo.datePart = new Date(secs * 1000).toISOString().slice(0, 19);
   }
-  return `${lastDatePart}.${frac}Z`;
+  return `${memo.datePart}.${frac}Z`;
 }
 
 /** Seconds at which `Date` runs out (±8.64e15 ms); beyond it the exact original arithmetic decides. */
 const MAX_DATE_SECS = 8.64e12;
-let lastSecs = -1;
-let lastDatePart = '';
 
 function rfc3339Slow(ns: bigint): string {
   const n = ns < 0n ? 0n : ns;
@@ -81,7 +82,7 @@ function lastText(msgs: Msg[] | undefined): string | undefined {
   return undefined;
 }
 
-const TOOL_FINISH = new Set(['tool_call', 'tool_calls', 'tool-calls', 'function_call']);
+const TOOL_FINISH: ReadonlySet<string> = new Set(['tool_call', 'tool_calls', 'tool-calls', 'function_call']);
 
 /** Final answer: the run span's output, else the last LLM answer that did not stop to call tools. */
 function finalText(runFacts: SpanFacts, llms: Span[], infos: ReadonlyMap<string, SpanInfo>): string | undefined {
@@ -244,7 +245,7 @@ function groundTruth(tree: SpanTree, span: Span, key: string): unknown {
   let cur: Span | undefined = span;
   for (let i = 0; cur && i < 10_000; i++) {
     const v = attr(cur.attributes, key);
-    if (v !== undefined) return parseJsonish(v);
+    if (v !== undefined) return parseJsonish(v, tree.json);
     cur = tree.parent(cur);
   }
   return undefined;
@@ -300,8 +301,8 @@ export function buildRun(
     toolResults: extractToolResults(output),
     context,
     status: info?.error !== undefined ? 'error' : 'ok',
-    startTime: rfc3339(span.startTimeUnixNano),
-    endTime: rfc3339(span.endTimeUnixNano),
+    startTime: rfc3339(span.startTimeUnixNano, tree.memo),
+    endTime: rfc3339(span.endTimeUnixNano, tree.memo),
   };
   if (input.remembered.length > 0) run.input.rememberedMessages = input.remembered;
   if (model !== undefined) run.model = model;

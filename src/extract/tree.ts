@@ -35,6 +35,27 @@ export interface SpanTree {
   eventsOf(spanId: string): readonly SpanEventLike[];
   /** Log records of the trace that name no received span. */
   unjoinedLogs: readonly LogRecord[];
+  /**
+   * Parsed JSON-like strings of this trace. Selectors read the same content attribute more than once per
+   * span (each convention reads the `gen_ai.*` copies beside its own keys) and spans repeat values (a tool
+   * span's arguments are also in the LLM message that called it); the cache makes each distinct text
+   * parse once per trace. Parsed values are shared, never mutated by extraction.
+   */
+  readonly json: JsonCache;
+  /** Per-trace memos of the selectors (the last span a selector read, a formatted second). */
+  readonly memo: TreeMemo;
+}
+
+/** Parsed values by source text. */
+export type JsonCache = Map<string, unknown>;
+
+/** Slots the selectors use to avoid reading one span twice in a row (see each selector). */
+export interface TreeMemo {
+  genAi?: { span: Span; facts: object };
+  aiSdkV7?: { span: Span; v7: boolean };
+  /** The last whole second formatted by `rfc3339`, and its text. */
+  secs?: number;
+  datePart?: string;
 }
 
 /**
@@ -138,6 +159,8 @@ export function buildSpanTree(traceId: string, spans: readonly Span[], logs: rea
     parent: (s) => adopted.get(s.spanId) ?? (s.parentSpanId && s.parentSpanId !== s.spanId && !detached.has(s.spanId) ? byId.get(s.parentSpanId) : undefined),
     eventsOf: (id) => events.get(id) ?? NO_EVENTS,
     unjoinedLogs: unjoined,
+    json: new Map<string, unknown>(),
+    memo: {},
   };
 }
 

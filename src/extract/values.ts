@@ -62,14 +62,14 @@ export function firstCount(attrs: Attributes, keys: readonly string[]): number |
 /**
  * Parses a JSON-string value (content attributes are usually JSON strings); structured values and
  * strings that are not JSON objects/arrays/quoted strings are returned unchanged. Bigints become numbers
- * when safe, else strings, and bytes become base64, so the result is JSON-serialisable.
+ * when safe, else strings, and bytes become base64, so the result is JSON-serialisable. With `cache` (the
+ * trace's `SpanTree.json`) each distinct text is parsed once.
  */
-export function parseJsonish(v: unknown): unknown {
+export function parseJsonish(v: unknown, cache?: Map<string, unknown>): unknown {
   if (typeof v === 'string') {
     const t = v.trim();
     const c = t[0];
     if (c === '{' || c === '[' || c === '"') {
-      const cache = parseCache;
       if (cache !== undefined) {
         const hit = cache.get(v);
         if (hit !== undefined) return hit;
@@ -86,38 +86,6 @@ export function parseJsonish(v: unknown): unknown {
     return v;
   }
   return toPlain(v, 0);
-}
-
-/**
- * Parsed JSON-like strings of the extraction in progress. Selectors read the same content attribute more
- * than once per span (each convention reads the `gen_ai.*` copies beside its own keys) and spans repeat
- * values (a tool span's arguments are also in the LLM message that called it); the cache makes each
- * distinct text parse once per trace. Parsed values are shared, never mutated by extraction.
- */
-let parseCache: Map<string, unknown> | undefined;
-
-const scopeExitHooks: Array<() => void> = [];
-
-/** Registers (once, at module load) a reset run whenever an outermost `withParseCache` scope ends. */
-export function onParseScopeExit(hook: () => void): void {
-  scopeExitHooks.push(hook);
-}
-
-/** True inside `withParseCache`: per-trace memos are safe to keep. */
-export function inParseScope(): boolean {
-  return parseCache !== undefined;
-}
-
-/** Runs `fn` (synchronous) with one JSON parse cache, dropped when it returns. Re-entrant. */
-export function withParseCache<T>(fn: () => T): T {
-  const outer = parseCache;
-  parseCache = outer ?? new Map<string, unknown>();
-  try {
-    return fn();
-  } finally {
-    parseCache = outer;
-    if (outer === undefined) for (const hook of scopeExitHooks) hook();
-  }
 }
 
 const MAX_DEPTH = 64;
@@ -139,9 +107,9 @@ export function toPlain(v: unknown, depth = 0): unknown {
 }
 
 /** `parseJsonish` of an attribute. */
-export function attrJson(attrs: Attributes, key: string): unknown {
+export function attrJson(attrs: Attributes, key: string, cache?: Map<string, unknown>): unknown {
   const v = attr(attrs, key);
-  return v === undefined ? undefined : parseJsonish(v);
+  return v === undefined ? undefined : parseJsonish(v, cache);
 }
 
 /**

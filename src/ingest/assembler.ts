@@ -11,12 +11,12 @@
  * handler slot. At a bound `offer` refuses the whole batch (sources answer 429/503 or pause); in
  * `overflow: evict` mode the oldest undecided traces are dropped instead, and counted.
  */
-import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { assemblySection } from '../config/sections/assembly.js';
 import { errorMessage } from '../errors.js';
-import { logger as rootLogger, ThrottledLog } from '../telemetry/log.js';
-import { observeBufferedTraces, telemetry } from '../telemetry/instruments.js';
+import { componentSettings, raceDeadline, type Component, type ComponentSettings } from '../component.js';
+import type { Telemetry } from '../telemetry/instruments.js';
+import { ThrottledLog } from '../telemetry/log.js';
 import { DeadlineHeap } from './deadline-heap.js';
 import { DecidedCache } from './decided-cache.js';
 import { HeldTrace, type BatchRef } from './held-trace.js';
@@ -38,9 +38,8 @@ export interface TraceAssemblerOptions {
   /** Overrides of the `assembly` defaults. */
   config?: Partial<AssemblyConfig>;
   onTrace: TraceHandler;
-  /** Clock in milliseconds; defaults to `Date.now`. */
-  now?: () => number;
-  logger?: Logger;
+  /** Logger, instruments and clock (default: silent, no-op, `Date.now`). */
+  settings?: ComponentSettings;
 }
 
 /** Counters since creation, for logs, tests and the shutdown summary. */
@@ -61,11 +60,14 @@ export interface AssemblerStats {
 const MIN_RETRY_AFTER_MS = 1000;
 const MAX_RETRY_AFTER_MS = 30_000;
 
-export class TraceAssembler implements SpanSink {
+export class TraceAssembler implements SpanSink, Component {
+  readonly name = 'assembler';
   readonly config: AssemblyConfig;
   private readonly onTrace: TraceHandler;
   private readonly now: () => number;
-  private readonly log: Logger;
+  private readonly log: ComponentSettings['logger'];
+  private readonly telemetry: Telemetry;
+  private shutdownPromise: Promise<void> | undefined;
   private readonly held = new Map<string, HeldTrace>();
   private readonly heap = new DeadlineHeap<HeldTrace>();
   private readonly decided: DecidedCache;
@@ -95,8 +97,10 @@ export class TraceAssembler implements SpanSink {
   constructor(options: TraceAssemblerOptions) {
     this.config = assemblySection.parse(options.config ?? {});
     this.onTrace = options.onTrace;
-    this.now = options.now ?? Date.now;
-    this.log = (options.logger ?? rootLogger).child({ component: 'assembler' });
+    const settings = options.settings ?? componentSettings();
+    this.now = settings.now;
+    this.telemetry = settings.telemetry;
+    this.log = settings.logger.child({ component: 'assembler' });
     this.decided = new DecidedCache(this.config.decidedCacheSize);
     const throttled = (msg: string): ThrottledLog => new ThrottledLog(this.log, msg, 10_000, this.now);
     this.dropLogs = {
@@ -111,6 +115,11 @@ export class TraceAssembler implements SpanSink {
   /** Traces waiting for their decision. */
   get bufferedTraces(): number {
     return this.held.size;
+  }
+
+  /** Traces held, queued or being handled: work a shutdown left unfinished when it is not 0. */
+  get unfinishedTraces(): number {
+    return this.heldTraceCount;
   }
 
   /** Decided traces waiting for a handler slot. */
@@ -211,10 +220,28 @@ export class TraceAssembler implements SpanSink {
     return this.flush();
   }
 
+  /** Start ticking on `assembly.tickMs` (the component lifecycle). */
+  start(): Promise<void> {
+    this.startTicking();
+    return Promise.resolve();
+  }
+
+  /**
+   * Refuse new batches, decide every held trace and wait for their handlers (by `deadline`), then stop
+   * ticking. Safe twice, and before `start`.
+   */
+  shutdown(deadline: number): Promise<void> {
+    this.shutdownPromise ??= (async () => {
+      await raceDeadline(this.close(), deadline);
+      if (this.inFlight > 0 || this.queuedTraces > 0) this.log.warn({ inFlight: this.inFlight, queued: this.queuedTraces }, 'assembler: traces still being handled at the shutdown deadline');
+    })();
+    return this.shutdownPromise;
+  }
+
   /** Tick on one interval (unref'd, so it never keeps the process alive by itself). */
-  start(intervalMs: number = this.config.tickMs): void {
+  startTicking(intervalMs: number = this.config.tickMs): void {
     if (this.timer) return;
-    this.unobserve = observeBufferedTraces(() => this.held.size);
+    this.unobserve = this.telemetry.observeBufferedTraces(() => this.held.size);
     this.timer = setInterval(() => {
       try {
         this.tick();
@@ -323,7 +350,7 @@ export class TraceAssembler implements SpanSink {
     this.held.delete(t.traceId);
     this.decided.add(t.traceId);
     this.stats.tracesAssembled++;
-    telemetry().traceAssembled.add(1, { source: t.source, reason });
+    this.telemetry.instruments.traceAssembled.add(1, { source: t.source, reason });
     this.queue.push(t);
   }
 
@@ -404,7 +431,7 @@ export class TraceAssembler implements SpanSink {
   }
 
   private countDrop(reason: DropReason, n: number, fields: Record<string, unknown> = {}): void {
-    if (reason !== 'orphan_log') telemetry().tracesDropped.add(n, { reason });
+    if (reason !== 'orphan_log') this.telemetry.instruments.tracesDropped.add(n, { reason });
     this.dropLogs[reason].hit(n, fields);
   }
 }

@@ -2,14 +2,13 @@
  * The judge port over the AI SDK (`ai@6` `generateText` with `Output.object`). It owns the reliability of
  * every judge call: its own retry loop (the SDK runs with `maxRetries: 0`), a hard timeout per HTTP call,
  * one re-ask when an answer does not fit the schema, a per-model concurrency limit, and per-call token and
- * latency accounting through `telemetry()`.
+ * latency accounting through the service's instruments. Error messages have the service's secrets scrubbed.
  */
 import { generateText, NoObjectGeneratedError, NoOutputGeneratedError, Output, type LanguageModel, type ModelMessage } from 'ai';
 import type { z } from 'zod';
-import { logger, scrubSecrets } from '../telemetry/log.js';
-import { telemetry } from '../telemetry/instruments.js';
+import type { ComponentSettings } from '../component.js';
 import type { JudgeCallArgs, JudgeCallMeta, JudgeModelPort, JudgeUsage } from './port.js';
-import { judgeScopeAttributes } from './economics/scope.js';
+import type { JudgeScopes } from './economics/scope.js';
 import { JudgeError, type JudgeFailureKind } from './errors.js';
 import { schemaMismatchReason } from './mismatch.js';
 import { backoffMs, classifyCallError, sleep } from './retry.js';
@@ -34,6 +33,9 @@ export interface AiSdkJudgeOptions extends JudgeCallPolicy {
   semaphore: Semaphore;
   /** Aborts every call of this port (service shutdown). */
   signal?: AbortSignal;
+  settings: ComponentSettings;
+  /** Agent and scorer attributes of the call on its metrics. */
+  scopes?: JudgeScopes;
 }
 
 /** Running totals of one logical judge call (re-ask and retries included). */
@@ -93,7 +95,7 @@ export class AiSdkJudge implements JudgeModelPort {
             ...(NoObjectGeneratedError.isInstance(err) && err.finishReason ? { finishReason: err.finishReason } : {}),
           });
         }
-        logger.debug({ scorer: args.scorerId, step: args.stepName, model: this.modelId, reason }, 'judge answer did not fit the schema; re-asking once');
+        this.options.settings.logger.debug({ scorer: args.scorerId, step: args.stepName, model: this.modelId, reason }, 'judge answer did not fit the schema; re-asking once');
         messages = [
           { role: 'user', content: args.prompt },
           { role: 'assistant', content: text === '' ? '(empty answer)' : text },
@@ -142,9 +144,9 @@ export class AiSdkJudge implements JudgeModelPort {
   }
 
   private record(outcome: Outcome, seconds: number, usage?: { input: number; output: number }): void {
-    const t = telemetry();
+    const t = this.options.settings.telemetry.instruments;
     // Agent and scorer attributes when the call runs inside a judge scope (economics accounting).
-    const model = { 'gen_ai.request.model': this.modelId, ...judgeScopeAttributes() };
+    const model = { 'gen_ai.request.model': this.modelId, ...this.options.scopes?.attributes() };
     t.judgeRequests.add(1, { ...model, outcome });
     t.judgeDuration.record(seconds, { ...model, outcome });
     if (usage && usage.input > 0) t.judgeTokens.add(usage.input, { ...model, 'gen_ai.token.type': 'input' });
@@ -158,14 +160,17 @@ export class AiSdkJudge implements JudgeModelPort {
   }
 
   private failure(kind: JudgeFailureKind, message: string, tally: Tally, args: JudgeCallArgs, extra: { status?: number; providerCode?: string; rawOutput?: string; finishReason?: string } = {}): JudgeError {
-    return new JudgeError(`judge ${this.modelId} (${args.scorerId}/${args.stepName}): ${message}`, {
+    const scrub = (text: string): string => this.options.settings.secrets.scrub(text);
+    const { rawOutput, ...rest } = extra;
+    return new JudgeError(scrub(`judge ${this.modelId} (${args.scorerId}/${args.stepName}): ${message}`), {
       kind,
       modelId: this.modelId,
       modelCallCount: tally.modelCalls,
       attemptCount: Math.max(1, tally.attempts),
       usage: { ...tally.usage },
       durationMs: Math.round(performance.now() - tally.startedAt),
-      ...extra,
+      ...rest,
+      ...(rawOutput !== undefined ? { rawOutput: scrub(rawOutput) } : {}),
     });
   }
 
@@ -242,7 +247,7 @@ export class AiSdkJudge implements JudgeModelPort {
         }
         this.record('retry', seconds);
         const wait = f.retryAfterMs ?? backoffMs(retry + 1, o.backoffInitialMs, o.backoffMaxMs);
-        logger.debug({ model: this.modelId, status: f.status, waitMs: Math.round(wait), retry: retry + 1 }, scrubSecrets(`judge call failed, retrying: ${f.message}`));
+        this.options.settings.logger.debug({ model: this.modelId, status: f.status, waitMs: Math.round(wait), retry: retry + 1 }, `judge call failed, retrying: ${f.message}`);
         release();
         release = () => undefined;
         try {

@@ -3,8 +3,9 @@
  * Ollama, LM Studio and LiteLLM all speak) and one port per judge model, each with its own concurrency limit.
  */
 import { createOpenAI } from '@ai-sdk/openai';
-import { registerSecret } from '../telemetry/log.js';
-import { AiSdkJudge, type JudgeCallPolicy } from './ai-sdk-judge.js';
+import { componentSettings, type ComponentSettings } from '../component.js';
+import { AiSdkJudge } from './ai-sdk-judge.js';
+import type { JudgeScopes } from './economics/scope.js';
 import { Semaphore } from './semaphore.js';
 import type { JudgeSettings } from './settings.js';
 
@@ -19,12 +20,19 @@ export interface JudgeClient {
 }
 
 export interface JudgeClientOptions {
-  /** Replaces `fetch` (tests, proxies). */
+  /** Replaces `fetch` (tests, proxies, the self-exclusion marks). */
   fetch?: typeof globalThis.fetch;
+  /** Logger, instruments and secrets (default: silent, no-op). */
+  settings?: ComponentSettings;
+  /** Agent and scorer attributes of the calls' metrics. */
+  scopes?: JudgeScopes;
+  /** Aborts every call (besides `close`). */
+  signal?: AbortSignal;
 }
 
 /**
- * Build the judge client. The API key is registered as a secret so it never reaches a log line or an error.
+ * Build the judge client. The API key is added to the settings' secrets so it never reaches a log line or
+ * an error.
  *
  * @example
  * ```ts
@@ -36,21 +44,15 @@ export interface JudgeClientOptions {
  * ```
  */
 export function createJudgeClient(settings: JudgeSettings & { apiKey: string }, options: JudgeClientOptions = {}): JudgeClient {
-  registerSecret(settings.apiKey);
+  const component = options.settings ?? componentSettings();
+  component.secrets.add(settings.apiKey);
   const provider = createOpenAI({
     baseURL: settings.baseURL,
     apiKey: settings.apiKey,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  const policy: JudgeCallPolicy = {
-    temperature: settings.temperature,
-    timeoutMs: settings.timeoutMs,
-    maxRetries: settings.maxRetries,
-    backoffInitialMs: settings.backoffInitialMs,
-    backoffMaxMs: settings.backoffMaxMs,
-    maxRetryAfterMs: settings.maxRetryAfterMs,
-  };
   const shutdown = new AbortController();
+  options.signal?.addEventListener('abort', () => shutdown.abort(options.signal?.reason), { once: true });
   const ports = new Map<string, AiSdkJudge>();
   return {
     defaultModel: settings.model,
@@ -58,12 +60,19 @@ export function createJudgeClient(settings: JudgeSettings & { apiKey: string }, 
       let p = ports.get(modelId);
       if (!p) {
         p = new AiSdkJudge({
-          ...policy,
+          temperature: settings.temperature,
+          timeoutMs: settings.timeoutMs,
+          maxRetries: settings.maxRetries,
+          backoffInitialMs: settings.backoffInitialMs,
+          backoffMaxMs: settings.backoffMaxMs,
+          maxRetryAfterMs: settings.maxRetryAfterMs,
           model: provider.chat(modelId),
           modelId,
           provider: 'openai',
           semaphore: new Semaphore(settings.concurrency),
           signal: shutdown.signal,
+          settings: component,
+          ...(options.scopes ? { scopes: options.scopes } : {}),
         });
         ports.set(modelId, p);
       }

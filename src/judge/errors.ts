@@ -3,7 +3,6 @@
  * no request headers; the provider's raw error object is not attached.
  */
 import { ErrorCodes, TracejudgeError } from '../errors.js';
-import { scrubSecrets } from '../telemetry/log.js';
 import type { JudgeUsage } from './port.js';
 
 /** Why a judge call failed. */
@@ -54,7 +53,7 @@ export class JudgeError extends TracejudgeError {
   readonly finishReason: string | undefined;
 
   constructor(message: string, details: JudgeErrorDetails) {
-    super(CODES[details.kind], scrubSecrets(message));
+    super(CODES[details.kind], message);
     this.name = 'JudgeError';
     this.kind = details.kind;
     this.modelId = details.modelId;
@@ -64,7 +63,7 @@ export class JudgeError extends TracejudgeError {
     this.attemptCount = details.attemptCount;
     this.usage = details.usage;
     this.durationMs = details.durationMs;
-    this.rawOutput = details.rawOutput === undefined ? undefined : scrubSecrets(details.rawOutput.slice(0, 2000));
+    this.rawOutput = details.rawOutput === undefined ? undefined : details.rawOutput.slice(0, 2000);
     this.finishReason = details.finishReason;
   }
 }

@@ -1,8 +1,7 @@
 /**
  * The narrow boundary between the scorer engine and an LLM judge. The engine never talks to a model SDK:
- * prompt-object steps call a {@link JudgeModelPort}. The judge package implements the port over the AI SDK
- * and registers a resolver, so `judge.model` in a scorer may be either a port object or anything the
- * registered resolver understands (an AI SDK `LanguageModel`, a model id string, …).
+ * prompt-object steps call a {@link JudgeModelPort}. `judge.model` in a scorer may be a port object or
+ * anything a `JudgeResolver` understands (an AI SDK `LanguageModel`, a model string).
  */
 import type { z } from 'zod';
 
@@ -67,24 +66,6 @@ export interface JudgeModelPort {
   generateText(args: JudgeCallArgs): Promise<JudgeCallMeta & { text: string }>;
 }
 
-/** Turns a user's `judge.model` value into a port, or returns undefined when it does not recognise it. */
-export type JudgePortResolver = (model: unknown) => JudgeModelPort | undefined;
-
-let resolver: JudgePortResolver | undefined;
-
-/**
- * Install the resolver used for `judge.model` values that are not already ports (the judge package calls
- * this once at start-up). Passing `undefined` removes it.
- *
- * @example
- * ```ts
- * setJudgePortResolver((model) => (isLanguageModel(model) ? new AiSdkJudgePort(model) : undefined));
- * ```
- */
-export function setJudgePortResolver(next: JudgePortResolver | undefined): void {
-  resolver = next;
-}
-
 /**
  * True when `value` already implements {@link JudgeModelPort}.
  *
@@ -97,18 +78,4 @@ export function isJudgeModelPort(value: unknown): value is JudgeModelPort {
   if (value === null || typeof value !== 'object') return false;
   const v = value as Record<string, unknown>;
   return typeof v.generateObject === 'function' && typeof v.generateText === 'function';
-}
-
-/**
- * Resolve a `judge.model` value to a port: a port is used as is, anything else goes through the installed
- * resolver. Returns undefined when nothing can serve it.
- *
- * @example
- * ```ts
- * const port = resolveJudgePort(judge.model);
- * ```
- */
-export function resolveJudgePort(model: unknown): JudgeModelPort | undefined {
-  if (isJudgeModelPort(model)) return model;
-  return resolver?.(model);
 }

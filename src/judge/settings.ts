@@ -1,8 +1,8 @@
 /**
- * Resolves the `judge:` config section against the SPEC §3 environment fallbacks into the settings the
- * judge client runs with.
+ * Resolves the `judge:` config section against its environment fallbacks (`OPENAI_BASE_URL`,
+ * `OPENAI_API_KEY`, `TRACEJUDGE_JUDGE_MODEL`) into the settings the judge client runs with.
  */
-import type { JudgeSection } from '../config/sections/judge.js';
+import { judgeSection, type JudgeSection } from '../config/sections/judge.js';
 import type { JudgeCallPolicy } from './ai-sdk-judge.js';
 
 /** Default judge model when neither config nor `TRACEJUDGE_JUDGE_MODEL` names one. */
@@ -30,10 +30,11 @@ const nonEmpty = (v: string | undefined): string | undefined => (v !== undefined
  * @example
  * ```ts
  * const settings = resolveJudgeSettings(config.judge, process.env);
- * if (judgeEnabled(settings)) installJudge(createJudgeClient(settings));
+ * if (judgeEnabled(settings)) createJudgeClient(settings);
  * ```
  */
-export function resolveJudgeSettings(section: JudgeSection, env: Env = process.env): JudgeSettings {
+export function resolveJudgeSettings(partial: Partial<JudgeSection> = {}, env: Env = process.env): JudgeSettings {
+  const section = judgeSection.parse(partial);
   return {
     type: section.type,
     baseURL: nonEmpty(section.baseURL) ?? nonEmpty(env.OPENAI_BASE_URL) ?? DEFAULT_JUDGE_BASE_URL,

@@ -1,5 +1,5 @@
 /**
- * The scoring unit: one agent invocation and its subtree (SPEC §5). `extract` prints it as JSON;
+ * The scoring unit: one agent invocation and its subtree (docs/records.md, "The agent run"). `extract` prints it as JSON;
  * scorers receive `input` / `output` in Mastra's agent scorer run shape.
  */
 import type { Attributes, Span } from './span.js';
@@ -73,7 +73,7 @@ export interface AgentRun {
   serviceName?: string;
   /** Ground truth read from the configured span attribute, when present. */
   groundTruth?: unknown;
-  /** Notes about how the run was assembled (orphan spans, truncation). Not part of the SPEC shape. */
+  /** Notes about how the run was assembled (orphan spans, truncation). Not part of the documented run shape. */
   notes?: string[];
 }
 

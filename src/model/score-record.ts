@@ -1,4 +1,4 @@
-/** The score record (SPEC §6): what `score` prints and every emitter receives. */
+/** The score record: what `score` prints and every emitter receives (fields in docs/records.md). */
 import type { SourceKind } from './span.js';
 
 export interface ScoreRecord {
@@ -24,18 +24,4 @@ export interface ScoreRecord {
   error?: { type: string; message: string };
   /** RFC 3339, when the evaluation started (used for the carrier span's start time). */
   startTime?: string;
-}
-
-/** Result of handing records to an emitter. Failure is a value, never thrown (opentelemetry-js style). */
-export type EmitResult =
-  | { code: 'success' }
-  | { code: 'retryable'; error: Error; retryAfterMs?: number }
-  | { code: 'permanent'; error: Error };
-
-/** A sink for score records. `shutdown` is safe to call twice. */
-export interface Emitter {
-  readonly name: string;
-  emit(records: readonly ScoreRecord[]): Promise<EmitResult>;
-  /** Flush buffered records, waiting at most until `deadline` (ms since epoch). */
-  shutdown(deadline: number): Promise<void>;
 }

@@ -1,5 +1,5 @@
 /**
- * The OTLP protobuf descriptor, loaded once from the committed JSON (`proto/otlp.json`).
+ * The OTLP protobuf descriptor, parsed once (on first use) from the committed JSON (`proto/otlp.json`).
  *
  * To regenerate it from the official artifact (io.opentelemetry.proto:opentelemetry-proto, version pinned
  * in scripts/proto/pom.xml):
@@ -11,31 +11,61 @@
 import protobuf from 'protobufjs';
 import descriptorJson from './proto/otlp.json' with { type: 'json' };
 
-/** The protobufjs root holding the OTLP trace/logs collector services and google.rpc status types. */
-export const otlpRoot: protobuf.Root = protobuf.Root.fromJSON(descriptorJson as protobuf.INamespace);
+export interface OtlpDescriptor {
+  /** The protobufjs root holding the OTLP trace/logs collector services and google.rpc status types. */
+  readonly root: protobuf.Root;
+  /** Message types used outside the hand-written request decoders (responses, error bodies, gRPC details). */
+  readonly types: {
+    readonly ExportTraceServiceRequest: protobuf.Type;
+    readonly ExportTraceServiceResponse: protobuf.Type;
+    readonly ExportLogsServiceRequest: protobuf.Type;
+    readonly ExportLogsServiceResponse: protobuf.Type;
+    readonly Status: protobuf.Type;
+    readonly RetryInfo: protobuf.Type;
+    readonly BadRequest: protobuf.Type;
+    readonly AnyValue: protobuf.Type;
+  };
+  /** Name → number of the enums the OTLP/JSON decoders accept by name (`SPAN_KIND_SERVER` → 2). */
+  readonly enums: {
+    readonly spanKind: ReadonlyMap<string, number>;
+    readonly statusCode: ReadonlyMap<string, number>;
+    readonly severityNumber: ReadonlyMap<string, number>;
+  };
+}
 
-const lookup = (name: string): protobuf.Type => otlpRoot.lookupType(name);
+// Lazily built immutable lookup table: the descriptor is parsed on first use and never changed.
+let descriptor: OtlpDescriptor | undefined;
 
-/** Message types used outside the hand-written request decoders (responses, error bodies, gRPC details). */
-export const OtlpTypes = {
-  ExportTraceServiceRequest: lookup('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest'),
-  ExportTraceServiceResponse: lookup('opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse'),
-  ExportLogsServiceRequest: lookup('opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest'),
-  ExportLogsServiceResponse: lookup('opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse'),
-  Status: lookup('google.rpc.Status'),
-  RetryInfo: lookup('google.rpc.RetryInfo'),
-  BadRequest: lookup('google.rpc.BadRequest'),
-} as const;
-
-/** Name → number for an enum of the descriptor, e.g. `SPAN_KIND_SERVER` → 2 (for lenient OTLP/JSON). */
-export function enumValues(fullName: string): ReadonlyMap<string, number> {
-  const e = otlpRoot.lookupEnum(fullName);
-  return new Map(Object.entries(e.values));
+/** The OTLP descriptor (parsed once, on first use). */
+export function otlp(): OtlpDescriptor {
+  if (descriptor) return descriptor;
+  const root = protobuf.Root.fromJSON(descriptorJson as protobuf.INamespace);
+  const lookup = (name: string): protobuf.Type => root.lookupType(name);
+  const enumValues = (name: string): ReadonlyMap<string, number> => new Map(Object.entries(root.lookupEnum(name).values));
+  descriptor = {
+    root,
+    types: {
+      ExportTraceServiceRequest: lookup('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest'),
+      ExportTraceServiceResponse: lookup('opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse'),
+      ExportLogsServiceRequest: lookup('opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest'),
+      ExportLogsServiceResponse: lookup('opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse'),
+      Status: lookup('google.rpc.Status'),
+      RetryInfo: lookup('google.rpc.RetryInfo'),
+      BadRequest: lookup('google.rpc.BadRequest'),
+      AnyValue: lookup('opentelemetry.proto.common.v1.AnyValue'),
+    },
+    enums: {
+      spanKind: enumValues('opentelemetry.proto.trace.v1.Span.SpanKind'),
+      statusCode: enumValues('opentelemetry.proto.trace.v1.Status.StatusCode'),
+      severityNumber: enumValues('opentelemetry.proto.logs.v1.SeverityNumber'),
+    },
+  };
+  return descriptor;
 }
 
 /** Field name → field number of a message in the descriptor (used to check the hand-written decoders). */
 export function fieldNumbers(fullName: string): Record<string, number> {
-  const t = lookup(fullName);
+  const t = otlp().root.lookupType(fullName);
   const out: Record<string, number> = {};
   for (const [name, field] of Object.entries(t.fields)) out[name] = field.id;
   return out;

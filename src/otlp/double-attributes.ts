@@ -1,5 +1,5 @@
 /**
- * Keeps `gen_ai.evaluation.score.value` a double on the wire (SPEC §7).
+ * Keeps `gen_ai.evaluation.score.value` a double on the wire (docs/records.md).
  *
  * opentelemetry-js serialises every integral JS number as an OTLP `intValue` (JSON and protobuf alike), so a
  * score of exactly 0 or 1 — the usual result of a check, and of many judged runs — would reach the backend as an
@@ -9,13 +9,12 @@
  */
 import type { ISerializer } from '@opentelemetry/otlp-transformer';
 import type protobuf from 'protobufjs';
-import { otlpRoot } from './descriptor.js';
+import { otlp } from './descriptor.js';
 import { Attr } from '../emit/evaluation-attributes.js';
 
 /** Attribute keys that are doubles by convention, whatever their value. */
-export const DOUBLE_ATTRIBUTE_KEYS: ReadonlySet<string> = new Set([Attr.scoreValue]);
+const DOUBLE_ATTRIBUTE_KEYS: ReadonlySet<string> = new Set([Attr.scoreValue]);
 
-const AnyValue = otlpRoot.lookupType('opentelemetry.proto.common.v1.AnyValue');
 
 type Node = Record<string, unknown>;
 
@@ -69,7 +68,7 @@ export function protobufWithDoubles<T, R>(inner: ISerializer<T, R>, requestType:
       const bytes = inner.serializeRequest(request);
       if (!bytes) return bytes;
       const message = requestType.decode(bytes);
-      rewrite(message, keys, (doubleValue) => AnyValue.create({ doubleValue }));
+      rewrite(message, keys, (doubleValue) => otlp().types.AnyValue.create({ doubleValue }));
       return requestType.encode(message).finish();
     },
     deserializeResponse: (data: Uint8Array) => inner.deserializeResponse(data),

@@ -3,7 +3,7 @@
  * (read by the official exporters themselves), else nowhere.
  */
 import type { EmitConfig } from '../config/sections/emit.js';
-import { logger } from '../telemetry/log.js';
+import type { Logger } from 'pino';
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json' | 'grpc';
 export type OtlpSignal = 'TRACES' | 'LOGS' | 'METRICS';
@@ -23,16 +23,16 @@ export interface OtlpSettings {
 const PROTOCOLS: readonly OtlpProtocol[] = ['http/protobuf', 'http/json', 'grpc'];
 type Env = Readonly<Record<string, string | undefined>>;
 
-function envProtocol(env: Env, name: string, fallback: OtlpProtocol): OtlpProtocol {
+function envProtocol(env: Env, name: string, fallback: OtlpProtocol, logger: Logger | undefined): OtlpProtocol {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
   if ((PROTOCOLS as readonly string[]).includes(raw)) return raw as OtlpProtocol;
-  logger.warn({ variable: name, value: raw, using: fallback }, `${name}: unsupported OTLP protocol, expected one of ${PROTOCOLS.join(', ')}`);
+  logger?.warn({ variable: name, value: raw, using: fallback }, `${name}: unsupported OTLP protocol, expected one of ${PROTOCOLS.join(', ')}`);
   return fallback;
 }
 
-/** Resolve OTLP export settings, or undefined when OTLP export is off. */
-export function resolveOtlpSettings(otlp: EmitConfig['otlp'], env: Env = process.env): OtlpSettings | undefined {
+/** Resolve OTLP export settings, or undefined when OTLP export is off; an unsupported protocol variable is logged on `logger`. */
+export function resolveOtlpSettings(otlp: EmitConfig['otlp'], env: Env = process.env, logger?: Logger): OtlpSettings | undefined {
   const base = { headers: otlp.headers, timeoutMs: otlp.timeoutMs, traces: otlp.traces, logs: otlp.logs, metricsIntervalMs: otlp.metricsIntervalMs };
   if (otlp.endpoint) {
     return { ...base, endpoint: otlp.endpoint, protocols: { TRACES: otlp.protocol, LOGS: otlp.protocol, METRICS: otlp.protocol } };
@@ -41,8 +41,8 @@ export function resolveOtlpSettings(otlp: EmitConfig['otlp'], env: Env = process
   if (!has('OTEL_EXPORTER_OTLP_ENDPOINT') && !has('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') && !has('OTEL_EXPORTER_OTLP_LOGS_ENDPOINT')) {
     return undefined;
   }
-  const general = envProtocol(env, 'OTEL_EXPORTER_OTLP_PROTOCOL', otlp.protocol);
-  const signal = (s: OtlpSignal): OtlpProtocol => envProtocol(env, `OTEL_EXPORTER_OTLP_${s}_PROTOCOL`, general);
+  const general = envProtocol(env, 'OTEL_EXPORTER_OTLP_PROTOCOL', otlp.protocol, logger);
+  const signal = (s: OtlpSignal): OtlpProtocol => envProtocol(env, `OTEL_EXPORTER_OTLP_${s}_PROTOCOL`, general, logger);
   return {
     ...base,
     endpoint: undefined,

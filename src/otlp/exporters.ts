@@ -20,7 +20,7 @@ import {
 import type { LogRecordExporter, ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import type { PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { OtlpTypes } from './descriptor.js';
+import { otlp } from './descriptor.js';
 import { jsonWithDoubles, protobufWithDoubles } from './double-attributes.js';
 import { signalUrl, type OtlpSettings, type OtlpSignal } from './export-settings.js';
 
@@ -50,7 +50,7 @@ export function createSpanExporter(settings: OtlpSettings): SpanExporter {
       return new OTLPExporterBase<ReadableSpan[]>(
         createOtlpGrpcExportDelegate(
           convertLegacyOtlpGrpcOptions(grpcOptions(settings, 'TRACES'), 'TRACES'),
-          protobufWithDoubles(ProtobufTraceSerializer, OtlpTypes.ExportTraceServiceRequest),
+          protobufWithDoubles(ProtobufTraceSerializer, otlp().types.ExportTraceServiceRequest),
           'otlp_grpc_span_exporter',
           TraceExporterMetricsHelper,
           undefined,
@@ -72,7 +72,7 @@ export function createSpanExporter(settings: OtlpSettings): SpanExporter {
       return new OTLPExporterBase<ReadableSpan[]>(
         createOtlpHttpExportDelegate(
           convertLegacyHttpOptions(httpOptions(settings, 'TRACES'), 'TRACES', 'v1/traces', { 'Content-Type': 'application/x-protobuf' }),
-          protobufWithDoubles(ProtobufTraceSerializer, OtlpTypes.ExportTraceServiceRequest),
+          protobufWithDoubles(ProtobufTraceSerializer, otlp().types.ExportTraceServiceRequest),
           'otlp_http_span_exporter',
           TraceExporterMetricsHelper,
           undefined,
@@ -88,7 +88,7 @@ export function createLogExporter(settings: OtlpSettings): LogRecordExporter {
       return new OTLPExporterBase<ReadableLogRecord[]>(
         createOtlpGrpcExportDelegate(
           convertLegacyOtlpGrpcOptions(grpcOptions(settings, 'LOGS'), 'LOGS'),
-          protobufWithDoubles(ProtobufLogsSerializer, OtlpTypes.ExportLogsServiceRequest),
+          protobufWithDoubles(ProtobufLogsSerializer, otlp().types.ExportLogsServiceRequest),
           'otlp_grpc_log_exporter',
           LogsExporterMetricsHelper,
           undefined,
@@ -110,7 +110,7 @@ export function createLogExporter(settings: OtlpSettings): LogRecordExporter {
       return new OTLPExporterBase<ReadableLogRecord[]>(
         createOtlpHttpExportDelegate(
           convertLegacyHttpOptions(httpOptions(settings, 'LOGS'), 'LOGS', 'v1/logs', { 'Content-Type': 'application/x-protobuf' }),
-          protobufWithDoubles(ProtobufLogsSerializer, OtlpTypes.ExportLogsServiceRequest),
+          protobufWithDoubles(ProtobufLogsSerializer, otlp().types.ExportLogsServiceRequest),
           'otlp_http_log_exporter',
           LogsExporterMetricsHelper,
           undefined,

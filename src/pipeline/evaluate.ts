@@ -7,9 +7,10 @@ import type { ScoreRecord } from '../model/score-record.js';
 import { errorMessage } from '../errors.js';
 import type { AgentRunContext } from '../model/agent-run.js';
 import type { SourceKind } from '../model/span.js';
-import { scrubSecrets } from '../telemetry/log.js';
 import { LIVE_RUN_KEY } from '../scorers/llm/shared.js';
-import { labelFor, wantsReason, type ConfiguredScorer } from './configured-scorer.js';
+import type { JudgePorts } from '../scorers/core/scorer.js';
+import { labelOf, wantsReason, type ConfiguredScorer } from '../scorers/descriptor.js';
+import type { Secrets } from '../telemetry/log.js';
 
 export type EvaluationOutcome =
   | { kind: 'record'; record: ScoreRecord }
@@ -22,7 +23,6 @@ export interface EvaluateArgs {
   source: SourceKind;
   /** Output for trajectory scorers, built by the caller from the run's spans. */
   trajectory?: unknown;
-  now?: () => number;
 }
 
 /** The type name of a failure, for `error.type`: the innermost coded cause, else its class name. */
@@ -69,7 +69,7 @@ const FIELD_ORDER: readonly (keyof ScoreRecord)[] = [
   'samplingRate', 'judgeModel', 'durationMs', 'timestamp', 'source', 'error', 'startTime',
 ];
 
-/** The record with its keys in SPEC §6 order (readable JSON lines; no value changes). */
+/** The record with its keys in the documented order (docs/records.md; readable JSON lines, no value changes). */
 export function inSpecOrder(record: ScoreRecord): ScoreRecord {
   const out: Record<string, unknown> = {};
   for (const k of FIELD_ORDER) if (record[k] !== undefined) out[k] = record[k];
@@ -89,65 +89,80 @@ function recordOf(base: Partial<ScoreRecord>, rest: Partial<ScoreRecord>): Score
   return out as unknown as ScoreRecord;
 }
 
-let isoMs = Number.NaN;
-let isoText = '';
-
-/** `new Date(ms).toISOString()`, remembered for the last millisecond (evaluations come in bursts). */
-function isoAt(ms: number): string {
-  if (ms !== isoMs) {
-    isoText = new Date(ms).toISOString();
-    isoMs = ms;
-  }
-  return isoText;
+/** What every evaluation of one pipeline shares: its clock, secrets and judge resolver. */
+export interface EvaluatorOptions {
+  now: () => number;
+  secrets: Secrets;
+  /** Resolves model strings and objects that scorers name themselves (custom modules). */
+  judges?: JudgePorts | undefined;
 }
 
-export async function evaluate(args: EvaluateArgs): Promise<EvaluationOutcome> {
-  const { scorer, context, samplingRate, source } = args;
-  const now = args.now ?? Date.now;
-  const { run } = context;
-  if (!hasOutput(context)) return { kind: 'not-applicable', reason: 'no-output' };
-  if (scorer.needsGroundTruth && run.groundTruth === undefined) return { kind: 'not-applicable', reason: 'no-ground-truth' };
-  if (scorer.input === 'trajectory' && args.trajectory === undefined) return { kind: 'not-applicable', reason: 'no-trajectory' };
+/** Runs evaluations (see {@link Evaluator.evaluate}). One per pipeline. */
+export class Evaluator {
+  #isoMs = Number.NaN;
+  #isoText = '';
 
-  const started = now();
-  const base: Partial<ScoreRecord> = {
-    evaluationId: evaluationIdFor(run.traceId, run.spanId, scorer.name),
-    traceId: run.traceId,
-    spanId: run.spanId,
-    agentName: run.agentName,
-    scorer: scorer.name,
-    samplingRate,
-    source,
-    startTime: isoAt(started),
-    judgeModel: scorer.judgeModel ? scorer.judgeModel : undefined,
-  };
-  try {
-    const result = await scorer.scorer.run(scorerRunOf(context, scorer, args.trajectory), {
-      skipReason: (score) => !wantsReason(scorer.reason, score, scorer.threshold, scorer.lowerIsBetter),
-    });
-    if (result.notScorable || typeof result.score !== 'number') {
-      return { kind: 'not-applicable', reason: result.notScorable?.reason ?? `not scorable at ${result.notScorable?.step ?? 'generateScore'}` };
+  constructor(private readonly options: EvaluatorOptions) {}
+
+  /** `new Date(ms).toISOString()`, remembered for the last millisecond (evaluations come in bursts). */
+  #isoAt(ms: number): string {
+    if (ms !== this.#isoMs) {
+      this.#isoText = new Date(ms).toISOString();
+      this.#isoMs = ms;
     }
-    const ended = now();
-    const rest: Partial<ScoreRecord> = {
-      score: result.score,
-      label: labelFor(result.score, scorer.threshold, scorer.lowerIsBetter),
-      threshold: scorer.threshold,
-      durationMs: ended - started,
-      timestamp: isoAt(ended),
-      reason: typeof result.reason === 'string' && result.reason !== '' ? scrubSecrets(result.reason) : undefined,
+    return this.#isoText;
+  }
+
+  /** One scorer on one run: a score record, an error record, or not applicable. Never throws. */
+  async evaluate(args: EvaluateArgs): Promise<EvaluationOutcome> {
+    const { scorer, context, samplingRate, source } = args;
+    const { now, secrets } = this.options;
+    const { run } = context;
+    if (!hasOutput(context)) return { kind: 'not-applicable', reason: 'no-output' };
+    if (scorer.needsGroundTruth && run.groundTruth === undefined) return { kind: 'not-applicable', reason: 'no-ground-truth' };
+    if (scorer.input === 'trajectory' && args.trajectory === undefined) return { kind: 'not-applicable', reason: 'no-trajectory' };
+
+    const started = now();
+    const base: Partial<ScoreRecord> = {
+      evaluationId: evaluationIdFor(run.traceId, run.spanId, scorer.name),
+      traceId: run.traceId,
+      spanId: run.spanId,
+      agentName: run.agentName,
+      scorer: scorer.name,
+      samplingRate,
+      source,
+      startTime: this.#isoAt(started),
+      judgeModel: scorer.judgeModel ? scorer.judgeModel : undefined,
     };
-    return { kind: 'record', record: recordOf(base, rest) };
-  } catch (err) {
-    const ended = now();
-    return {
-      kind: 'record',
-      record: recordOf(base, {
+    try {
+      const result = await scorer.scorer.run(scorerRunOf(context, scorer, args.trajectory), {
+        skipReason: (score) => !wantsReason(scorer, score),
+        ...(this.options.judges ? { judges: this.options.judges } : {}),
+      });
+      if (result.notScorable || typeof result.score !== 'number') {
+        return { kind: 'not-applicable', reason: result.notScorable?.reason ?? `not scorable at ${result.notScorable?.step ?? 'generateScore'}` };
+      }
+      const ended = now();
+      const rest: Partial<ScoreRecord> = {
+        score: result.score,
+        label: labelOf(scorer, result.score),
         threshold: scorer.threshold,
         durationMs: ended - started,
-        timestamp: isoAt(ended),
-        error: { type: errorType(err), message: scrubSecrets(errorMessage(err)) },
-      }),
-    };
+        timestamp: this.#isoAt(ended),
+        reason: typeof result.reason === 'string' && result.reason !== '' ? secrets.scrub(result.reason) : undefined,
+      };
+      return { kind: 'record', record: recordOf(base, rest) };
+    } catch (err) {
+      const ended = now();
+      return {
+        kind: 'record',
+        record: recordOf(base, {
+          threshold: scorer.threshold,
+          durationMs: ended - started,
+          timestamp: this.#isoAt(ended),
+          error: { type: errorType(err), message: secrets.scrub(errorMessage(err)) },
+        }),
+      };
+    }
   }
 }

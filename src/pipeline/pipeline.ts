@@ -1,5 +1,5 @@
 /**
- * The per-trace handler behind every source: extract → sample → score → emit (SPEC §1).
+ * The per-trace handler behind every source: extract → sample → score → emit (the README, "Architecture").
  *
  * Code scorers run inline (cheap, deterministic) and first, so `boost` sampling rules can read their
  * scores. Judge scorers go through a bounded WorkQueue (judge concurrency, queue limit, shed-oldest), so a
@@ -7,23 +7,23 @@
  * `handleTrace` resolves only when every evaluation of the trace has been handed to the emitters, which is
  * what Kafka's offset commits wait for.
  */
+import { flushReserveMs, raceDeadline, type Component, type ComponentSettings } from '../component.js';
 import type { Config } from '../config/schema.js';
-import type { Emitter, ScoreRecord } from '../model/score-record.js';
 import { evaluationIdFor } from '../emit/evaluation-id.js';
 import { errorMessage } from '../errors.js';
-import type { AgentRunContext } from '../model/agent-run.js';
 import { extractAgentRunContexts, type ExtractOptions } from '../extract/extract.js';
-import type { SourceKind, Trace } from '../model/span.js';
-import { logger, ThrottledLog } from '../telemetry/log.js';
-import type { SamplingDecision } from '../sampling/types.js';
-import type { SamplingPolicy } from '../sampling/policy.js';
-import { telemetry } from '../telemetry/instruments.js';
-import { recordSkipped } from '../telemetry/record-score.js';
 import { runBudgeted, type JudgeEconomics } from '../judge/economics/economics.js';
+import type { AgentRunContext } from '../model/agent-run.js';
+import type { ScoreRecord } from '../model/score-record.js';
+import type { Emitter } from '../emit/emitter.js';
+import type { SourceKind, Span, Trace } from '../model/span.js';
+import type { SamplingPolicy } from '../sampling/policy.js';
+import type { SamplingDecision } from '../sampling/types.js';
+import type { JudgePorts } from '../scorers/core/scorer.js';
+import type { ConfiguredScorer } from '../scorers/descriptor.js';
+import { ThrottledLog } from '../telemetry/log.js';
+import { Evaluator, type EvaluateArgs, type EvaluationOutcome } from './evaluate.js';
 import { isSelfRun } from './self-exclusion.js';
-import type { Span } from '../model/span.js';
-import type { ConfiguredScorer } from './configured-scorer.js';
-import { evaluate, type EvaluateArgs, type EvaluationOutcome } from './evaluate.js';
 import { WorkQueue } from './work-queue.js';
 
 export interface PipelineOptions {
@@ -51,11 +51,22 @@ export interface PipelineOptions {
    * record only where the scorer itself was sampled.
    */
   signalScorers?: () => ReadonlySet<string>;
-  now?: () => number;
+  /** Logger, instruments, secrets and clock. */
+  settings: ComponentSettings;
+  /** Resolves judge models scorers name themselves (the service's judge resolver). */
+  judges?: JudgePorts;
+  /**
+   * Called when judge evaluations are still running close to the shutdown deadline: aborts them (they end
+   * as error records), so a hanging judge cannot hold the shutdown past its deadline.
+   */
+  abortJudges?: () => void;
 }
 
 export interface PipelineStats {
+  /** Traces handed to the pipeline. */
   traces: number;
+  /** Traces whose every evaluation was handed to the emitters (or skipped). */
+  tracesDone: number;
   runs: number;
   records: number;
   errors: number;
@@ -70,12 +81,24 @@ export interface PipelineStats {
   signalOnly: number;
 }
 
-export interface Pipeline {
+/**
+ * The per-trace handler, and the judge queue as a component: its shutdown waits for the queued and
+ * running evaluations (the assembler has already flushed), aborting judge calls still running near the
+ * deadline so the emitters keep time to flush their records.
+ */
+export interface Pipeline extends Component {
   handleTrace(trace: Trace): Promise<void>;
   /** Score already-extracted runs (offline `score`, runEvals over captured traces). */
   scoreRuns(contexts: readonly AgentRunContext[], source?: SourceKind, traceSpans?: readonly Span[]): Promise<ScoreRecord[]>;
   /** Resolves when no evaluation is running or queued. */
   idle(): Promise<void>;
+  /** Evaluations running or queued now. */
+  pending(): number;
+  /**
+   * Start the shutdown clock early: judge calls still running a flush reserve before `deadline` are
+   * aborted. The service calls it when its shutdown begins, before intake and assembly wind down.
+   */
+  abortNear(deadline: number): void;
   stats(): PipelineStats;
 }
 
@@ -86,12 +109,11 @@ interface CommonArgs {
   context: AgentRunContext;
   source: SourceKind;
   trajectory: unknown;
-  now: (() => number) | undefined;
 }
 
 /** Evaluation arguments as one literal (not `{ ...common, … }`: a spread plus added keys is slow on Node 20). */
 function argsOf(common: CommonArgs, scorer: ConfiguredScorer, samplingRate: number): EvaluateArgs {
-  return { scorer, context: common.context, samplingRate, source: common.source, trajectory: common.trajectory, now: common.now };
+  return { scorer, context: common.context, samplingRate, source: common.source, trajectory: common.trajectory };
 }
 
 /** Options of the pipeline from the config file. */
@@ -105,7 +127,12 @@ export function pipelineOptionsFromConfig(config: Config): Pick<PipelineOptions,
 }
 
 export function createPipeline(options: PipelineOptions): Pipeline {
-  const log = logger.child({ component: 'pipeline' });
+  const { settings } = options;
+  const log = settings.logger.child({ component: 'pipeline' });
+  const telemetry = settings.telemetry;
+  const now = settings.now;
+  const evaluator = new Evaluator({ now, secrets: settings.secrets, judges: options.judges });
+  const evaluate = (args: EvaluateArgs): Promise<EvaluationOutcome> => evaluator.evaluate(args);
   const emitFailures = new ThrottledLog(log, 'emitting score records failed');
   const extractFailures = new ThrottledLog(log, 'extraction failed for a trace; it is skipped');
   const codeScorers = options.scorers.filter((s) => s.kind === 'code');
@@ -113,13 +140,13 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   const selfRun = options.isSelfRun ?? isSelfRun;
   const judgeScorers = options.scorers.filter((s) => s.kind === 'judge');
   const queue = new WorkQueue(Math.max(1, options.judgeConcurrency), Math.max(1, options.maxQueuedJudgeEvaluations));
-  const stats: PipelineStats = { traces: 0, runs: 0, records: 0, errors: 0, skipped: 0, notSampled: 0, shed: 0, budgetSkipped: 0, selfRuns: 0, signalOnly: 0 };
+  const stats: PipelineStats = { traces: 0, tracesDone: 0, runs: 0, records: 0, errors: 0, skipped: 0, notSampled: 0, shed: 0, budgetSkipped: 0, selfRuns: 0, signalOnly: 0 };
 
   const decide = (policy: SamplingPolicy | undefined, context: AgentRunContext, scorer: ConfiguredScorer, codeScores: Record<string, number>): SamplingDecision => {
     if (!policy) return ALL;
     return policy.decide(
-      { run: context.run, spans: context.spans, span: context.span, resourceAttributes: context.resourceAttributes, scorer: scorer.name, scorerKind: scorer.kind, codeScores },
-      options.now?.() ?? Date.now(),
+      { run: context.run, spans: context.spans, span: context.span, resourceAttributes: context.resourceAttributes, scorer: scorer.samplingKey, scorerKind: scorer.kind, codeScores },
+      now(),
     );
   };
 
@@ -130,13 +157,13 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       else stats.records++;
     } else {
       stats.skipped++;
-      recordSkipped(context.run.agentName, scorer.name);
+      telemetry.recordSkipped(context.run.agentName, scorer.name);
     }
   };
 
   const shedRecord = (context: AgentRunContext, scorer: ConfiguredScorer, rate: number, source: SourceKind): EvaluationOutcome => {
     stats.shed++;
-    const at = new Date(options.now?.() ?? Date.now()).toISOString();
+    const at = new Date(now()).toISOString();
     return {
       kind: 'record',
       record: {
@@ -194,7 +221,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     // One policy per run, so a hot reload never splits a run's decisions between two configs.
     const policy = options.policy?.();
     const trajectory = options.trajectoryOf?.(context, traceSpans);
-    const common: CommonArgs = { context, source, trajectory, now: options.now };
+    const common: CommonArgs = { context, source, trajectory };
     // Code scorers first: cheap, and their scores feed `boost` rules of the judge scorers.
     const signals = options.signalScorers?.();
     for (const scorer of codeScorers) {
@@ -257,13 +284,37 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     const runs = contexts.filter((c) => !selfRun(c));
     stats.selfRuns += contexts.length - runs.length;
     stats.runs += runs.length;
-    if (runs.length > 0) telemetry().runsExtracted.add(runs.length, { source });
+    if (runs.length > 0) telemetry.instruments.runsExtracted.add(runs.length, { source });
     const perRun = await Promise.all(runs.map((c) => scoreRun(c, source, traceSpans ?? c.spans)));
     await emit(perRun.flatMap((r) => r.records.slice(r.emittedEarly)));
     return perRun.flatMap((r) => r.records);
   }
 
+  let stopping: Promise<void> | undefined;
+  let abortTimer: NodeJS.Timeout | undefined;
+  /** From now on, abort judge calls still running a flush reserve before `deadline` (they end as error records). */
+  function abortNear(deadline: number): void {
+    if (abortTimer) return;
+    abortTimer = setTimeout(() => {
+      if (queue.size > 0) log.warn('judge calls still running near the shutdown deadline; aborting them');
+      options.abortJudges?.();
+    }, Math.max(0, deadline - Date.now() - flushReserveMs(deadline)));
+    abortTimer.unref();
+  }
+  async function shutdown(deadline: number): Promise<void> {
+    abortNear(deadline);
+    await raceDeadline(queue.idle(), deadline);
+    clearTimeout(abortTimer);
+    options.abortJudges?.();
+  }
+
   return {
+    name: 'pipeline',
+    start: () => Promise.resolve(),
+    shutdown(deadline) {
+      stopping ??= shutdown(deadline);
+      return stopping;
+    },
     async handleTrace(trace) {
       stats.traces++;
       let contexts: AgentRunContext[];
@@ -275,9 +326,12 @@ export function createPipeline(options: PipelineOptions): Pipeline {
         return;
       }
       await scoreRuns(contexts, trace.source, trace.spans);
+      stats.tracesDone++;
     },
     scoreRuns,
     idle: () => queue.idle(),
+    pending: () => queue.size,
+    abortNear,
     stats: () => ({ ...stats }),
   };
 }

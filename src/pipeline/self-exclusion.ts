@@ -4,7 +4,7 @@
  *
  * The convention (documented in the README):
  * - every judge HTTP request carries the header `x-tracejudge-judge: 1` and a `User-Agent` containing
- *   `tracejudge-judge` (use {@link markJudgeFetch} as the judge client's `fetch`);
+ *   `tracejudge-judge` (src/judge/self-mark.ts);
  * - any span tracejudge itself creates for a judge call, and any resource of a process that only judges,
  *   carries the attribute `tracejudge.judge=true` (AI SDK telemetry metadata:
  *   `ai.telemetry.metadata.tracejudge.judge`).
@@ -13,16 +13,8 @@
  * (`user_agent.original`, `http.user_agent`). A run is the judge's own when any of its spans is.
  */
 import type { AgentRunContext } from '../model/agent-run.js';
+import { JUDGE_HEADER, JUDGE_MARK_AI_SDK_METADATA, JUDGE_MARK_ATTRIBUTE } from '../judge/self-mark.js';
 import type { Attributes, AttributeValue, Span } from '../model/span.js';
-
-/** Span / resource attribute marking judge work. */
-export const JUDGE_MARK_ATTRIBUTE = 'tracejudge.judge';
-/** The same mark as AI SDK telemetry metadata records it. */
-export const JUDGE_MARK_AI_SDK_METADATA = 'ai.telemetry.metadata.tracejudge.judge';
-/** Request header on every judge call. */
-export const JUDGE_HEADER = 'x-tracejudge-judge';
-/** User-agent product token of judge calls. */
-export const JUDGE_USER_AGENT = 'tracejudge-judge/1';
 
 function truthy(v: AttributeValue | undefined): boolean {
   if (v === undefined || v === null) return false;
@@ -55,19 +47,7 @@ function marked(attrs: Attributes): boolean {
  * ```
  */
 export function isSelfSpan(span: Pick<Span, 'attributes' | 'resource'>): boolean {
-  return marked(span.attributes) || resourceMarked(span.resource.attributes);
-}
-
-/** Resource attributes are shared by every span of a ResourceSpans and never mutated: read them once. */
-const resourceMarks = new WeakMap<Attributes, boolean>();
-
-function resourceMarked(attrs: Attributes): boolean {
-  let m = resourceMarks.get(attrs);
-  if (m === undefined) {
-    m = marked(attrs);
-    resourceMarks.set(attrs, m);
-  }
-  return m;
+  return marked(span.attributes) || marked(span.resource.attributes);
 }
 
 /**
@@ -79,7 +59,16 @@ function resourceMarked(attrs: Attributes): boolean {
  * ```
  */
 export function isSelfRun(context: Pick<AgentRunContext, 'span' | 'spans'>): boolean {
-  return isSelfSpan(context.span) || context.spans.some(isSelfSpan);
+  // Resource attributes are shared by every span of a ResourceSpans: each distinct one is read once.
+  const resources = new Set<Attributes>();
+  const self = (s: Pick<Span, 'attributes' | 'resource'>): boolean => {
+    if (marked(s.attributes)) return true;
+    const r = s.resource.attributes;
+    if (resources.has(r)) return false;
+    resources.add(r);
+    return marked(r);
+  };
+  return self(context.span) || context.spans.some(self);
 }
 
 /**
@@ -92,34 +81,4 @@ export function isSelfRun(context: Pick<AgentRunContext, 'span' | 'spans'>): boo
  */
 export function withoutSelfRuns<T extends Pick<AgentRunContext, 'span' | 'spans'>>(contexts: readonly T[]): T[] {
   return contexts.filter((c) => !isSelfRun(c));
-}
-
-/**
- * Headers every judge request carries.
- *
- * @example
- * ```ts
- * createOpenAI({ baseURL, apiKey, headers: judgeRequestHeaders() });
- * ```
- */
-export function judgeRequestHeaders(): Record<string, string> {
-  return { [JUDGE_HEADER]: '1', 'user-agent': JUDGE_USER_AGENT };
-}
-
-/**
- * A `fetch` that adds the judge headers to every request (pass it as the judge client's `fetch`).
- *
- * @example
- * ```ts
- * createJudgeClient(settings, { fetch: markJudgeFetch() });
- * ```
- */
-export function markJudgeFetch(base: typeof globalThis.fetch = globalThis.fetch): typeof globalThis.fetch {
-  return (input, init) => {
-    const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
-    headers.set(JUDGE_HEADER, '1');
-    const ua = headers.get('user-agent');
-    headers.set('user-agent', ua && !ua.includes('tracejudge-judge') ? `${ua} ${JUDGE_USER_AGENT}` : JUDGE_USER_AGENT);
-    return base(input, { ...init, headers });
-  };
 }

@@ -3,12 +3,12 @@
  * agent matching, rules, and where each rate and rate limit comes from.
  */
 import type { AgentSamplingConfig, RateLimitConfig, SamplingConfig, ScorerSamplingConfig } from '../config/sections/sampling.js';
-import { formatPath } from '../config/load.js';
+import { formatPath } from '../config/path.js';
 import { createPatternMatcher, type PatternMatch } from '../util/glob.js';
 import { ruleFromConfig, type Rule } from './rules/rule.js';
 import type { ScorerKind } from './types.js';
 
-/** Built-in rates when nothing in `sampling` sets one (SPEC §4). */
+/** Built-in rates when nothing in `sampling` sets one (docs/configuration.md). */
 export const BUILTIN_RATES: Readonly<Record<ScorerKind, number>> = { code: 1, judge: 0.1 };
 
 /** A limit and the config path that names it; the path is also the bucket's identity. */

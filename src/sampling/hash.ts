@@ -1,5 +1,5 @@
 /**
- * The deterministic sampling hash (SPEC §4), the same function as Mastra's `hashToUnitInterval`, so a rate
+ * The deterministic sampling hash (docs/configuration.md), the same function as Mastra's `hashToUnitInterval`, so a rate
  * selects the same traces the reference would, on every replica and every rerun.
  */
 import { createHash } from 'node:crypto';

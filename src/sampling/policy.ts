@@ -6,8 +6,8 @@
  * Rate-limit buckets are its only state; a reloaded config gets a new policy with fresh buckets.
  */
 import type { SamplingConfig } from '../config/sections/sampling.js';
-import { logger, ThrottledLog } from '../telemetry/log.js';
-import { telemetry } from '../telemetry/instruments.js';
+import { componentSettings, type ComponentSettings } from '../component.js';
+import { ThrottledLog } from '../telemetry/log.js';
 import { agentSpanOf } from './agent-span.js';
 import { compileSampling, type AgentEntry, type CompiledSampling } from './compile.js';
 import { sampledAtRate } from './hash.js';
@@ -28,9 +28,8 @@ export interface SamplingPolicy {
 }
 
 const AGENT_CACHE_MAX = 4096;
-const ruleFailures = new ThrottledLog(logger, 'sampling rule could not evaluate a run; rule skipped');
 
-function evaluateRules(rules: readonly Rule[], input: SamplingInput, kind: ScorerKind): SamplingDecision | undefined {
+function evaluateRules(rules: readonly Rule[], input: SamplingInput, kind: ScorerKind, ruleFailures: ThrottledLog): SamplingDecision | undefined {
   for (const rule of rules) {
     let d: SamplingDecision | undefined;
     try {
@@ -46,14 +45,18 @@ function evaluateRules(rules: readonly Rule[], input: SamplingInput, kind: Score
 
 /**
  * Build a policy from the `sampling` section (undefined = built-in defaults) and the kind of each
- * configured scorer (used when an input does not say; unknown scorers count as `judge`).
+ * configured scorer (used when an input does not say; unknown scorers count as `judge`). `nowMs` starts the
+ * rate-limit buckets; `settings` give the decision counter and the log of rules that cannot evaluate.
  */
 export function createSamplingPolicy(
   section: SamplingConfig,
   scorerKinds: Readonly<Record<string, ScorerKind>> = {},
   nowMs: number = Date.now(),
+  settings: ComponentSettings = componentSettings(),
 ): SamplingPolicy {
   const compiled = compileSampling(section);
+  const ruleFailures = new ThrottledLog(settings.logger, 'sampling rule could not evaluate a run; rule skipped');
+  const decisions = settings.telemetry.instruments.samplingDecisions;
   const buckets = new Map<string, TokenBucket>();
   for (const ref of compiled.allLimits()) buckets.set(ref.path, bucketFor(ref.limit, nowMs));
   const agentCache = new Map<string, AgentEntry | null>();
@@ -74,7 +77,7 @@ export function createSamplingPolicy(
       if (span && upstreamSampled(span.flags) === false) return { sampled: false, rate: 0, reason: 'upstream-not-sampled' };
     }
     const entry = entryFor(input.run.agentName);
-    let d = (entry ? evaluateRules(entry.rules, input, kind) : undefined) ?? evaluateRules(compiled.globalRules, input, kind);
+    let d = (entry ? evaluateRules(entry.rules, input, kind, ruleFailures) : undefined) ?? evaluateRules(compiled.globalRules, input, kind, ruleFailures);
     if (!d) {
       const { rate } = compiled.rate(entry, input.scorer, kind);
       d = { sampled: sampledAtRate(input.run.traceId, rate), rate, reason: `rate:${rate}` };
@@ -91,7 +94,7 @@ export function createSamplingPolicy(
     decide(input, now = Date.now()) {
       const kind = input.scorerKind ?? scorerKinds[input.scorer] ?? 'judge';
       const d = decideInner(input, kind, now);
-      telemetry().samplingDecisions.add(1, {
+      decisions.add(1, {
         decision: d.sampled ? 'sampled' : 'not_sampled',
         reason: d.reason,
         'gen_ai.evaluation.name': input.scorer,

@@ -11,7 +11,8 @@ import { basename, dirname, resolve } from 'node:path';
 import { loadConfig, type Env } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { ConfigError, errorMessage, TracejudgeError } from '../errors.js';
-import { logger } from '../telemetry/log.js';
+import type { Logger } from 'pino';
+import { silentLogger } from '../telemetry/log.js';
 
 export interface WatchConfigOptions {
   /** Quiet time after the last change before reloading (default 200 ms). */
@@ -20,6 +21,10 @@ export interface WatchConfigOptions {
   env?: Env;
   /** Also reload on SIGHUP (default true). */
   sighup?: boolean;
+  /** Loads and validates the file (default `loadConfig`; the service checks scorers against its registry). */
+  load?: (file: string, env: Env) => Config;
+  /** Where reloads and rejected configs are logged (default: nowhere). */
+  logger?: Logger;
 }
 
 export interface ConfigWatcher {
@@ -30,7 +35,7 @@ export interface ConfigWatcher {
 }
 
 /** Log every issue of a failed load with its key path. */
-export function logConfigError(err: unknown, file: string): void {
+export function logConfigError(err: unknown, file: string, logger: Logger): void {
   if (err instanceof ConfigError) {
     for (const issue of err.issues) {
       logger.error({ file: err.file, path: issue.path || '(root)', code: err.code }, `config reload rejected: ${issue.path || '(root)'}: ${issue.message}`);
@@ -53,6 +58,8 @@ export function watchConfig(
 ): ConfigWatcher {
   const file = resolve(path);
   const name = basename(file);
+  const logger = options.logger ?? silentLogger();
+  const load = options.load ?? loadConfig;
   const debounceMs = options.debounceMs ?? 200;
   let timer: NodeJS.Timeout | undefined;
   let forced = false;
@@ -66,17 +73,17 @@ export function watchConfig(
     if (closed) return;
     let config: Config;
     try {
-      config = loadConfig(file, options.env ?? process.env);
+      config = load(file, options.env ?? process.env);
     } catch (err) {
-      logConfigError(err, file);
-      safely(() => onInvalid(err instanceof Error ? err : new Error(String(err))));
+      logConfigError(err, file, logger);
+      safely(() => onInvalid(err instanceof Error ? err : new Error(String(err))), logger);
       return;
     }
     const fingerprint = JSON.stringify(config);
     if (!force && fingerprint === lastDelivered) return;
     lastDelivered = fingerprint;
     logger.info({ file }, 'configuration reloaded');
-    safely(() => onValid(config));
+    safely(() => onValid(config), logger);
   };
 
   const schedule = (force: boolean): void => {
@@ -111,7 +118,7 @@ export function watchConfig(
   };
 }
 
-function safely(fn: () => void): void {
+function safely(fn: () => void, logger: Logger): void {
   try {
     fn();
   } catch (err) {

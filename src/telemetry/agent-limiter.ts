@@ -5,7 +5,7 @@
  */
 import picomatch from 'picomatch';
 
-export const OTHER_AGENT = 'other';
+const OTHER_AGENT = 'other';
 
 export interface AgentLimitOptions {
   maxAgents: number;

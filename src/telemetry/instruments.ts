@@ -1,10 +1,13 @@
 /**
- * tracejudge's self-telemetry and result metrics, with the fixed names of SPEC §7.
+ * tracejudge's self-telemetry and result metrics, with the fixed names listed in docs/records.md.
  *
- * Every stage counts through `telemetry()`. Until the service installs a MeterProvider with `useMeter`,
- * the instruments are no-ops, so library users and unit tests pay nothing.
+ * Every stage counts through the {@link Telemetry} of its service (handed down in the settings). Built on
+ * a no-op meter (`Telemetry.noop()`), the instruments cost nothing: library users and unit tests pay
+ * nothing. Two services in one process have two Telemetry objects and share no instrument.
  */
-import { createNoopMeter, type Counter, type Histogram, type Meter, type ObservableGauge, type Attributes } from '@opentelemetry/api';
+import { createNoopMeter, type Counter, type Histogram, type Meter, type ObservableGauge } from '@opentelemetry/api';
+import type { ScoreRecord } from '../model/score-record.js';
+import { AgentNameLimiter, type AgentLimitOptions } from './agent-limiter.js';
 
 /** Bucket boundaries for the score histogram: 0, 0.1, …, 1. */
 export const SCORE_BUCKETS = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
@@ -52,39 +55,29 @@ export interface Instruments {
   walReplayed: Counter;
 }
 
-type GaugeSource = () => number;
-const bufferSources = new Set<GaugeSource>();
-
-/** Register a callback that reports how many traces a buffer holds; returns an unregister function. */
-export function observeBufferedTraces(source: GaugeSource): () => void {
-  bufferSources.add(source);
-  return () => bufferSources.delete(source);
-}
-
 /** What a write-ahead log reports to its gauges. */
 export interface WalGaugeSource {
   bytes: number;
   unsettled: number;
 }
-const walSources = new Set<() => WalGaugeSource>();
 
-/** Register a write-ahead log's gauges; returns an unregister function. */
-export function observeWal(source: () => WalGaugeSource): () => void {
-  walSources.add(source);
-  return () => walSources.delete(source);
+/** Where the observable gauges read their values (each service has its own). */
+export interface GaugeSources {
+  bufferedTraces: Set<() => number>;
+  wal: Set<() => WalGaugeSource>;
 }
 
-export function createInstruments(meter: Meter): Instruments {
+function createInstruments(meter: Meter, sources: GaugeSources): Instruments {
   const walBytes = meter.createObservableGauge('tracejudge.wal.bytes', { description: 'Bytes held by the OTLP write-ahead log.', unit: 'By' });
   const walUnsettled = meter.createObservableGauge('tracejudge.wal.unsettled', { description: 'Write-ahead log records not yet scored and emitted.', unit: '{request}' });
   walBytes.addCallback((result) => {
     let n = 0;
-    for (const s of walSources) n += s().bytes;
+    for (const s of sources.wal) n += s().bytes;
     result.observe(n);
   });
   walUnsettled.addCallback((result) => {
     let n = 0;
-    for (const s of walSources) n += s().unsettled;
+    for (const s of sources.wal) n += s().unsettled;
     result.observe(n);
   });
   const bufferTraces = meter.createObservableGauge('tracejudge.buffer.traces', {
@@ -93,7 +86,7 @@ export function createInstruments(meter: Meter): Instruments {
   });
   bufferTraces.addCallback((result) => {
     let n = 0;
-    for (const s of bufferSources) n += s();
+    for (const s of sources.bufferedTraces) n += s();
     result.observe(n);
   });
   return {
@@ -125,18 +118,62 @@ export function createInstruments(meter: Meter): Instruments {
   };
 }
 
-let current: Instruments = createInstruments(createNoopMeter());
 
-/** The active instruments. */
-export function telemetry(): Instruments {
-  return current;
+/**
+ * The instruments of one service, the agent-name bound of its result metrics, and the gauge sources.
+ * Result metrics (`tracejudge.evaluation.score`, `tracejudge.evaluations`) carry `gen_ai.evaluation.name`
+ * and a bounded `gen_ai.agent.name`; never a trace id or free text.
+ *
+ * Exemplars: not recorded. @opentelemetry/sdk-metrics 2.x has no working exemplar support (opentelemetry-js
+ * issue #5147) and @opentelemetry/exporter-prometheus writes the 0.0.4 text format, which has no exemplars.
+ */
+export class Telemetry {
+  readonly instruments: Instruments;
+  readonly #sources: GaugeSources = { bufferedTraces: new Set(), wal: new Set() };
+  readonly #agents: AgentNameLimiter;
+
+  constructor(meter: Meter, limits: AgentLimitOptions = { maxAgents: 100, allowAgents: [] }) {
+    this.instruments = createInstruments(meter, this.#sources);
+    this.#agents = new AgentNameLimiter(limits);
+  }
+
+  /** Instruments on a no-op meter. */
+  static noop(): Telemetry {
+    return new Telemetry(createNoopMeter());
+  }
+
+  /** Report how many traces a buffer holds, on `tracejudge.buffer.traces`; returns the unregister function. */
+  observeBufferedTraces(source: () => number): () => void {
+    this.#sources.bufferedTraces.add(source);
+    return () => this.#sources.bufferedTraces.delete(source);
+  }
+
+  /** Report a write-ahead log's bytes and unsettled records; returns the unregister function. */
+  observeWal(source: () => WalGaugeSource): () => void {
+    this.#sources.wal.add(source);
+    return () => this.#sources.wal.delete(source);
+  }
+
+  /** The metric label for an agent name: the name, or `other` beyond `emit.metrics` bounds. */
+  agentLabel(agentName: string): string {
+    return this.#agents.label(agentName);
+  }
+
+  /** Count one score record and, when it has a score, observe it on the histogram. */
+  recordScore(record: ScoreRecord): void {
+    const attrs = { 'gen_ai.evaluation.name': record.scorer, 'gen_ai.agent.name': this.agentLabel(record.agentName) };
+    if (typeof record.score === 'number' && Number.isFinite(record.score) && !record.error) this.instruments.evaluationScore.record(record.score, attrs);
+    this.instruments.evaluations.add(1, { 'gen_ai.evaluation.name': attrs['gen_ai.evaluation.name'], 'gen_ai.agent.name': attrs['gen_ai.agent.name'], outcome: outcomeOf(record) });
+  }
+
+  /** Count an evaluation a scorer could not apply to (no record is produced for it). */
+  recordSkipped(agentName: string, scorer: string): void {
+    this.instruments.evaluations.add(1, { 'gen_ai.evaluation.name': scorer, 'gen_ai.agent.name': this.agentLabel(agentName), outcome: 'skipped' });
+  }
 }
 
-/** Install a real meter (done once by the service at start, or by a test). */
-export function useMeter(meter: Meter): Instruments {
-  current = createInstruments(meter);
-  return current;
+/** The outcome of a record: `error` when it carries one, else its label (`pass` when unlabelled). */
+function outcomeOf(record: ScoreRecord): 'pass' | 'fail' | 'error' {
+  if (record.error || typeof record.score !== 'number') return 'error';
+  return record.label === 'fail' ? 'fail' : 'pass';
 }
-
-/** Shorthand for attribute objects, keeping call sites short. */
-export type MetricAttributes = Attributes;

@@ -1,39 +1,62 @@
 /**
- * pino JSON logs to stderr (stdout carries only records). Lifecycle at info, never per span.
- * Secrets are redacted by path; the judge API key is also scrubbed from any message via `registerSecret`.
+ * pino JSON logs to stderr (stdout carries only records). Lifecycle at info, never per span. Each service
+ * has its own logger and its own {@link Secrets}: values registered there (the judge API key) are scrubbed
+ * from every line that logger writes, and from judge errors and reasons.
  */
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
-const secrets = new Set<string>();
+/** Values that must never appear in a log line, an error message or a score record. */
+export class Secrets {
+  readonly #values = new Set<string>();
 
-/** Register a value (e.g. the judge API key) that must never appear in a log line. */
-export function registerSecret(value: string | undefined): void {
-  if (value && value.length >= 4) secrets.add(value);
+  /** Register a value (e.g. the judge API key); values shorter than 4 characters are ignored. */
+  add(value: string | undefined): void {
+    if (value && value.length >= 4) this.#values.add(value);
+  }
+
+  /** `text` with every registered value replaced by `[REDACTED]`. */
+  scrub(text: string): string {
+    let out = text;
+    for (const s of this.#values) if (out.includes(s)) out = out.split(s).join('[REDACTED]');
+    return out;
+  }
+
+  get size(): number {
+    return this.#values.size;
+  }
 }
 
-/** Replace every registered secret in `text` with `[REDACTED]`. */
-export function scrubSecrets(text: string): string {
-  let out = text;
-  for (const s of secrets) if (out.includes(s)) out = out.split(s).join('[REDACTED]');
-  return out;
+export interface LoggerOptions {
+  /** Default: `TRACEJUDGE_LOG_LEVEL`, else `silent` under vitest, else `info`. */
+  level?: string;
+  env?: Readonly<Record<string, string | undefined>>;
+  secrets?: Secrets;
+  /** Default: stderr, asynchronously (flush before exit with `logger.flush`). */
+  destination?: DestinationStream;
 }
 
-function createLogger(): Logger {
-  const level = process.env.TRACEJUDGE_LOG_LEVEL ?? (process.env.VITEST ? 'silent' : 'info');
+/** A pino logger writing JSON lines to stderr, with key paths and `secrets` redacted. */
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const env = options.env ?? process.env;
+  const level = options.level ?? env.TRACEJUDGE_LOG_LEVEL ?? (env.VITEST ? 'silent' : 'info');
+  const secrets = options.secrets;
   return pino(
     {
       name: 'tracejudge',
       level,
       redact: { paths: ['apiKey', '*.apiKey', 'judge.apiKey', 'headers.authorization', '*.headers.authorization'], censor: '[REDACTED]' },
       hooks: {
-        streamWrite: (s: string) => (secrets.size ? scrubSecrets(s) : s),
+        streamWrite: (s: string) => (secrets && secrets.size > 0 ? secrets.scrub(s) : s),
       },
     },
-    pino.destination({ fd: 2, sync: false }),
+    options.destination ?? pino.destination({ fd: 2, sync: false }),
   );
 }
 
-export const logger: Logger = createLogger();
+/** A logger that writes nothing (library defaults and tests). */
+export function silentLogger(): Logger {
+  return pino({ level: 'silent' });
+}
 
 /**
  * Logs a repeated condition once per interval with a count, never per occurrence

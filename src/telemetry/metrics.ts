@@ -1,39 +1,88 @@
 /**
- * The service's MeterProvider: a Prometheus reader served on `emit.prometheus` (`/metrics`, default
- * 127.0.0.1:9464) and, when OTLP export is on, a periodic OTLP metric reader. Installs the real meter into
- * `telemetry()` and applies the agent-name bound of `emit.metrics`.
+ * A service's MeterProvider and its metrics endpoint. The provider has a Prometheus reader when
+ * `emit.prometheus` is on and, when OTLP export is on, a periodic OTLP metric reader. The endpoint is a
+ * component: `start` listens on `emit.prometheus` (`/metrics`, plus routes such as `/healthz` and
+ * `/readyz`), `shutdown` makes the final OTLP push and closes the listener.
  */
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
+import type { Resource } from '@opentelemetry/resources';
 import { AggregationType, MeterProvider, PeriodicExportingMetricReader, type IMetricReader } from '@opentelemetry/sdk-metrics';
-import type { Config } from '../config/schema.js';
-import { createMetricExporter } from '../otlp/exporters.js';
-import { TRACEJUDGE_RESOURCE } from '../emit/otlp/otlp-sender.js';
-import { resolveOtlpSettings } from '../otlp/export-settings.js';
+import type { Logger } from 'pino';
+import { remainingMs, type Component } from '../component.js';
+import type { EmitConfig } from '../config/sections/emit.js';
 import { errorMessage } from '../errors.js';
-import { logger } from './log.js';
-import { SCORE_BUCKETS, useMeter } from './instruments.js';
-import { setAgentLimits } from './record-score.js';
+import { resolveOtlpSettings } from '../otlp/export-settings.js';
+import { createMetricExporter } from '../otlp/exporters.js';
+import { SCORE_BUCKETS } from './instruments.js';
 
 /** Judge latency buckets in seconds (the GenAI duration advice, 0.01 … 81.92). */
-export const JUDGE_DURATION_BUCKETS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92];
+const JUDGE_DURATION_BUCKETS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92];
 
-export interface StartMetricsOptions {
-  /** Extra routes on the metrics server, e.g. `/healthz` and `/readyz` from the service. */
-  routes?: Record<string, RequestListener>;
-  /** Environment for `OTEL_EXPORTER_OTLP_*` (default `process.env`). */
-  env?: Readonly<Record<string, string | undefined>>;
+export interface MeterProviderOptions {
+  emit: EmitConfig;
+  /** Environment for `OTEL_EXPORTER_OTLP_*`. */
+  env: Readonly<Record<string, string | undefined>>;
+  resource: Resource;
+  logger?: Logger;
+  /** Read for a Prometheus endpoint (default: `emit.prometheus.enabled`). */
+  prometheus?: boolean;
 }
 
-export interface MetricsHandle {
-  readonly meterProvider: MeterProvider;
-  /** `http://host:port/metrics` when the Prometheus endpoint is on (the real port when 0 was configured). */
-  readonly prometheusUrl: string | undefined;
+export interface Meters {
+  readonly provider: MeterProvider;
+  /** The Prometheus reader, when there is one (the endpoint serves it). */
+  readonly prometheus: PrometheusExporter | undefined;
+}
+
+/** The MeterProvider with its readers and views (score and judge-latency buckets). */
+export function createMeters(options: MeterProviderOptions): Meters {
+  const readers: IMetricReader[] = [];
+  let prometheus: PrometheusExporter | undefined;
+  if (options.prometheus ?? options.emit.prometheus.enabled) {
+    prometheus = new PrometheusExporter({ preventServerStart: true });
+    readers.push(prometheus);
+  }
+  const otlp = resolveOtlpSettings(options.emit.otlp, options.env, options.logger);
+  if (otlp) {
+    readers.push(
+      new PeriodicExportingMetricReader({
+        exporter: createMetricExporter(otlp),
+        exportIntervalMillis: otlp.metricsIntervalMs,
+        exportTimeoutMillis: Math.min(otlp.timeoutMs, otlp.metricsIntervalMs),
+      }),
+    );
+  }
+  const provider = new MeterProvider({
+    resource: options.resource,
+    readers,
+    views: [
+      { instrumentName: 'tracejudge.evaluation.score', aggregation: { type: AggregationType.EXPLICIT_BUCKET_HISTOGRAM, options: { boundaries: SCORE_BUCKETS } } },
+      { instrumentName: 'tracejudge.judge.duration', aggregation: { type: AggregationType.EXPLICIT_BUCKET_HISTOGRAM, options: { boundaries: JUDGE_DURATION_BUCKETS } } },
+    ],
+  });
+  return { provider, prometheus };
+}
+
+export interface MetricsEndpointOptions {
+  meters: Meters;
+  /** Where `/metrics` listens (only when the meters have a Prometheus reader). */
+  host: string;
+  port: number;
+  /** Extra routes, e.g. `/healthz` and `/readyz` from the service. */
+  routes?: Record<string, RequestListener>;
+  logger: Logger;
+}
+
+/** The metrics endpoint component. */
+export interface MetricsEndpoint extends Component {
+  /** `http://host:port/metrics` once listening (the real port when 0 was configured). */
+  readonly url: string | undefined;
+  /** The bound port once listening. */
+  readonly port: number | undefined;
   /** Push OTLP metrics now (no-op without OTLP). */
   forceFlush(): Promise<void>;
-  /** Final OTLP push and server close, bounded by `deadline` (ms since epoch). Safe to call twice. */
-  shutdown(deadline: number): Promise<void>;
 }
 
 function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
@@ -46,42 +95,20 @@ function listen(server: Server, host: string, port: number): Promise<AddressInfo
   });
 }
 
-/** Build and install the MeterProvider; rejects when the Prometheus port cannot be bound. */
-export async function startMetrics(config: Config, options: StartMetricsOptions = {}): Promise<MetricsHandle> {
-  const emit = config.emit;
-  setAgentLimits({ maxAgents: emit.metrics.maxAgents, allowAgents: emit.metrics.allowAgents });
-  const readers: IMetricReader[] = [];
-  let prometheus: PrometheusExporter | undefined;
-  if (emit.prometheus.enabled) {
-    prometheus = new PrometheusExporter({ preventServerStart: true });
-    readers.push(prometheus);
-  }
-  const otlp = resolveOtlpSettings(emit.otlp, options.env ?? process.env);
-  if (otlp) {
-    readers.push(
-      new PeriodicExportingMetricReader({
-        exporter: createMetricExporter(otlp),
-        exportIntervalMillis: otlp.metricsIntervalMs,
-        exportTimeoutMillis: Math.min(otlp.timeoutMs, otlp.metricsIntervalMs),
-      }),
-    );
-  }
-  const meterProvider = new MeterProvider({
-    resource: TRACEJUDGE_RESOURCE,
-    readers,
-    views: [
-      { instrumentName: 'tracejudge.evaluation.score', aggregation: { type: AggregationType.EXPLICIT_BUCKET_HISTOGRAM, options: { boundaries: SCORE_BUCKETS } } },
-      { instrumentName: 'tracejudge.judge.duration', aggregation: { type: AggregationType.EXPLICIT_BUCKET_HISTOGRAM, options: { boundaries: JUDGE_DURATION_BUCKETS } } },
-    ],
-  });
-  useMeter(meterProvider.getMeter('tracejudge'));
-
+/** The endpoint over `meters`: see the module comment. Shutting it down shuts the provider down. */
+export function createMetricsEndpoint(options: MetricsEndpointOptions): MetricsEndpoint {
+  const { meters, logger } = options;
   let server: Server | undefined;
-  let prometheusUrl: string | undefined;
-  if (prometheus) {
-    const exporter = prometheus;
+  let url: string | undefined;
+  let port: number | undefined;
+  let stopping: Promise<void> | undefined;
+  let started: Promise<void> | undefined;
+
+  async function start(): Promise<void> {
+    const exporter = meters.prometheus;
+    if (!exporter) return;
     const routes = options.routes ?? {};
-    server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const s = createServer((req: IncomingMessage, res: ServerResponse) => {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
       if (path === '/metrics' && (req.method === 'GET' || req.method === 'HEAD')) exporter.getMetricsRequestHandler(req, res);
       else if (routes[path]) routes[path](req, res);
@@ -90,33 +117,43 @@ export async function startMetrics(config: Config, options: StartMetricsOptions 
         res.end('not found\n');
       }
     });
+    server = s;
     try {
-      const address = await listen(server, emit.prometheus.host, emit.prometheus.port);
+      const address = await listen(s, options.host, options.port);
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      prometheusUrl = `http://${host}:${address.port}/metrics`;
-      logger.info({ url: prometheusUrl }, 'metrics endpoint listening');
+      port = address.port;
+      url = `http://${host}:${address.port}/metrics`;
+      logger.info({ url }, 'metrics endpoint listening');
     } catch (err) {
-      await meterProvider.shutdown().catch(() => undefined);
-      throw new Error(`emit.prometheus: cannot listen on ${emit.prometheus.host}:${emit.prometheus.port}: ${errorMessage(err)}`, { cause: err });
+      server = undefined;
+      throw new Error(`emit.prometheus: cannot listen on ${options.host}:${options.port}: ${errorMessage(err)}`, { cause: err });
     }
   }
 
-  let closing: Promise<void> | undefined;
   return {
-    meterProvider,
-    prometheusUrl,
-    forceFlush: () => meterProvider.forceFlush(),
-    shutdown(deadline: number): Promise<void> {
-      closing ??= (async () => {
-        const timeoutMillis = Math.max(1, deadline - Date.now());
-        await meterProvider.shutdown({ timeoutMillis }).catch((err: unknown) => logger.warn({ err: errorMessage(err) }, 'metrics shutdown failed'));
-        if (server) {
-          const s = server;
+    name: 'metrics-endpoint',
+    get url() {
+      return url;
+    },
+    get port() {
+      return port;
+    },
+    start() {
+      started ??= start();
+      return started;
+    },
+    forceFlush: () => meters.provider.forceFlush(),
+    shutdown(deadline) {
+      stopping ??= (async () => {
+        await started?.catch(() => undefined);
+        await meters.provider.shutdown({ timeoutMillis: remainingMs(deadline) }).catch((err: unknown) => logger.warn({ err: errorMessage(err) }, 'metrics shutdown failed'));
+        const s = server;
+        if (s) {
           s.closeAllConnections();
           await new Promise<void>((resolve) => s.close(() => resolve()));
         }
       })();
-      return closing;
+      return stopping;
     },
   };
 }

@@ -46,7 +46,7 @@ export function recordTestTrace(tracer: Tracer, label = 'run'): void {
 }
 
 /** A provider with the test resource and the given processors. */
-export function testTracerProvider(...spanProcessors: SpanProcessor[]): BasicTracerProvider {
+function testTracerProvider(...spanProcessors: SpanProcessor[]): BasicTracerProvider {
   return new BasicTracerProvider({ resource: resourceFromAttributes(TEST_RESOURCE), spanProcessors });
 }
 

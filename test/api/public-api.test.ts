@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as api from '../../src/index.js';
 
-describe('public API (SPEC §9)', () => {
+describe('public API (the README, "Library")', () => {
   it('exports the named entry points', () => {
     for (const name of [
       'createScorer',
@@ -13,7 +13,10 @@ describe('public API (SPEC §9)', () => {
       'extractToolResults',
       'extractAgentRuns',
       'runEvals',
-      'startService',
+      'createScorerRegistry',
+      'componentSettings',
+      'createSettings',
+      'buildService',
     ]) {
       expect(typeof (api as Record<string, unknown>)[name], name).toBe('function');
     }
@@ -27,9 +30,20 @@ describe('public API (SPEC §9)', () => {
       runId: 'r1',
     });
     expect(r.runId).toBe('r1');
-    expect(r.score).toBe(0.8); // SCORERS §5.1 vector
+    expect(r.score).toBe(0.8); // docs/scorers.md
     expect(r).toHaveProperty('preprocessStepResult');
     expect(r).toHaveProperty('analyzeStepResult');
+  });
+
+  it('the scorer registry builds a configured scorer with its descriptor', async () => {
+    const configured = await api.createScorerRegistry().build('similarity', { type: 'content-similarity', threshold: 0.9 });
+    expect(configured).toMatchObject({ name: 'similarity', kind: 'code', direction: 'higher', threshold: 0.9, reason: 'on-fail' });
+    const r = await configured.scorer.run({
+      input: { inputMessages: [{ role: 'user', content: 'The quick brown fox' }], systemMessages: [] },
+      output: [{ role: 'assistant', content: 'The quick brown cat' }],
+    });
+    expect(r.score).toBe(0.8);
+    expect(api.labelOf(configured, r.score ?? 0)).toBe('fail');
   });
 
   it('extractAgentRuns accepts an OTLP/JSON request and extractToolResults reads its output', async () => {

@@ -2,22 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { TraceAssembler, type AssemblyConfig } from '../../src/ingest/assembler.js';
 import type { SpanBatch } from '../../src/ingest/sink.js';
 import type { Span, Trace } from '../../src/model/span.js';
-import { deferred, FakeClock, installMeter, log, settle, span, T1, T2, T3, type Deferred } from './helpers.js';
-
-const meter = installMeter();
+import { deferred, FakeClock, log, settle, span, T1, T2, T3, testMeter, type Deferred } from './helpers.js';
 
 function setup(config: Partial<AssemblyConfig> = {}, handler?: (t: Trace) => Promise<void>) {
   const clock = new FakeClock();
+  const meter = testMeter({ now: clock.now });
   const traces: Trace[] = [];
   const asm = new TraceAssembler({
     config: { decisionWaitMs: 5000, maxTraceAgeMs: 30_000, ...config },
-    now: clock.now,
+    settings: meter.settings,
     onTrace: handler ?? ((t) => {
       traces.push(t);
       return Promise.resolve();
     }),
   });
-  return { clock, traces, asm };
+  return { clock, traces, asm, meter };
 }
 
 function batch(spans: Span[], onSettled?: () => void, logs: SpanBatch['logs'] = []): SpanBatch {
@@ -26,7 +25,7 @@ function batch(spans: Span[], onSettled?: () => void, logs: SpanBatch['logs'] = 
 
 describe('TraceAssembler timing (fake clock)', () => {
   it('root last: decided decisionWaitMs after the last span, not before', async () => {
-    const { clock, traces, asm } = setup();
+    const { clock, traces, asm, meter } = setup();
     expect(asm.offer(batch([span(T1, 'b', 'a')]))).toEqual({ accepted: true });
     clock.advance(100);
     asm.offer(batch([span(T1, 'c', 'a')]));
@@ -63,7 +62,7 @@ describe('TraceAssembler timing (fake clock)', () => {
   });
 
   it('missing root: decided at maxTraceAgeMs since the first span and counted', async () => {
-    const { clock, traces, asm } = setup();
+    const { clock, traces, asm, meter } = setup();
     const before = await meter.sum('tracejudge.traces.assembled', { reason: 'missing_root' });
     asm.offer(batch([span(T1, 'b', 'a')]));
     clock.advance(29_000);
@@ -110,7 +109,7 @@ describe('TraceAssembler timing (fake clock)', () => {
   });
 
   it('late span after the decision is counted, never crashes, and does not start a new trace', async () => {
-    const { clock, traces, asm } = setup();
+    const { clock, traces, asm, meter } = setup();
     const before = await meter.sum('tracejudge.traces.dropped', { reason: 'late_span' });
     asm.offer(batch([span(T1, 'a', '')]));
     clock.advance(5000);
@@ -175,7 +174,7 @@ describe('TraceAssembler dedupe and bounds', () => {
   });
 
   it('drops and counts spans beyond maxSpansPerTrace', async () => {
-    const { asm, traces } = setup({ maxSpansPerTrace: 3 });
+    const { asm, traces, meter } = setup({ maxSpansPerTrace: 3 });
     const before = await meter.sum('tracejudge.traces.dropped', { reason: 'too_many_spans' });
     asm.offer(batch([span(T1, '1', ''), span(T1, '2', '1')]));
     expect(asm.offer(batch([span(T1, '3', '1'), span(T1, '4', '1'), span(T1, '5', '1')])).accepted).toBe(true);
@@ -213,7 +212,7 @@ describe('TraceAssembler dedupe and bounds', () => {
   });
 
   it('evict mode drops the oldest trace, counts it, and settles its batch', async () => {
-    const { asm, traces } = setup({ maxBufferedTraces: 2, overflow: 'evict' });
+    const { asm, traces, meter } = setup({ maxBufferedTraces: 2, overflow: 'evict' });
     const before = await meter.sum('tracejudge.traces.dropped', { reason: 'evicted' });
     const settled: string[] = [];
     asm.offer(batch([span(T1, 'a', '')], () => settled.push('b1')));
@@ -265,7 +264,7 @@ describe('TraceAssembler onSettled and handler failures', () => {
 
   it('a rejecting or throwing handler is logged and counted, settles its batches, and later traces still flow', async () => {
     let calls = 0;
-    const { asm } = setup({}, (t) => {
+    const { asm, meter } = setup({}, (t) => {
       calls++;
       if (t.traceId === T1) return Promise.reject(new Error('judge exploded'));
       if (t.traceId === T2) throw new Error('sync throw');
@@ -289,7 +288,7 @@ describe('TraceAssembler onSettled and handler failures', () => {
     const { asm, traces } = setup({ decisionWaitMs: 0 });
     await asm.flush();
     const real = new TraceAssembler({ config: { decisionWaitMs: 0 }, onTrace: (t) => (traces.push(t), Promise.resolve()) });
-    real.start(5);
+    real.startTicking(5);
     real.offer(batch([span(T1, 'a', '')]));
     for (let i = 0; i < 200 && traces.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
     real.stop();

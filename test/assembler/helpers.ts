@@ -1,6 +1,4 @@
-import { MeterProvider, MetricReader, type SumMetricData } from '@opentelemetry/sdk-metrics';
 import type { LogRecord, Span } from '../../src/model/span.js';
-import { useMeter } from '../../src/telemetry/instruments.js';
 
 export const T1 = '0af7651916cd43dd8448eb211c80319c';
 export const T2 = '1bf7651916cd43dd8448eb211c80319d';
@@ -72,36 +70,11 @@ export function deferred(): Deferred {
   return { promise, resolve, reject };
 }
 
-class TestReader extends MetricReader {
-  protected onShutdown(): Promise<void> {
-    return Promise.resolve();
-  }
-  protected onForceFlush(): Promise<void> {
-    return Promise.resolve();
-  }
-}
-
-/** Installs a real SDK meter; `sum(name, attrs)` reads a counter's current value for matching attributes. */
-export function installMeter(): { sum(name: string, attrs?: Record<string, string>): Promise<number> } {
-  const reader = new TestReader();
-  const provider = new MeterProvider({ readers: [reader] });
-  useMeter(provider.getMeter('test'));
-  return {
-    async sum(name, attrs = {}) {
-      const { resourceMetrics } = await reader.collect();
-      let total = 0;
-      for (const sm of resourceMetrics.scopeMetrics) {
-        for (const m of sm.metrics) {
-          if (m.descriptor.name !== name) continue;
-          for (const dp of (m as SumMetricData).dataPoints) {
-            if (Object.entries(attrs).every(([k, v]) => dp.attributes[k] === v)) total += dp.value;
-          }
-        }
-      }
-      return total;
-    },
-  };
-}
+/**
+ * A real SDK meter for one test: hand `settings` (or `telemetry`) to the components under test, then
+ * `sum(name, attrs)` reads an instrument's current value for matching attributes.
+ */
+export { createTestTelemetry as testMeter, type TestTelemetry as TestMeter } from '../../src/testing/test-telemetry.js';
 
 /** Let queued microtasks and promise continuations run. */
 export async function settle(): Promise<void> {

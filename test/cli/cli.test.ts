@@ -15,7 +15,7 @@ beforeAll(async () => {
   writeFileSync(fx.path('small.yaml'), 'assembly:\n  maxBufferedTraces: 1\n');
 });
 
-/** The two agent runs of the fixtures, as `extract` prints them (SPEC §5). */
+/** The two agent runs of the fixtures, as `extract` prints them (docs/records.md, "The agent run"). */
 function expectBothRuns(out: Record<string, unknown>[]): void {
   const byId = new Map(out.map((r) => [r.traceId, r]));
   expect(out).toHaveLength(2);

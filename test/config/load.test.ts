@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expandEnv, formatPath, loadConfig, parseConfig, parseConfigText, resolveConfigPath } from '../../src/config/load.js';
+import { expandEnv, loadConfig, parseConfig, parseConfigText, resolveConfigPath } from '../../src/config/load.js';
+import { formatPath } from '../../src/config/path.js';
 import { ConfigError, ErrorCodes, TracejudgeError } from '../../src/errors.js';
 
 function issuesOf(fn: () => unknown): { path: string; message: string }[] {
@@ -111,7 +112,7 @@ describe('loading', () => {
     }).toThrow(TypeError);
   });
 
-  it('built-in defaults match SPEC §3/§4 fixed points', () => {
+  it('built-in defaults match docs/configuration.md, "The embedded default"/§4 fixed points', () => {
     const c = loadConfig(undefined, {});
     expect(c.sources.otlp.http).toMatchObject({ host: '127.0.0.1', port: 4318, enabled: true });
     expect(c.sources.otlp.grpc).toMatchObject({ host: '127.0.0.1', port: 4317, enabled: true });

@@ -11,7 +11,7 @@ export const REASON_MARKER = 'Explain a hallucination score';
 
 export interface HallucinationScript {
   claims: string[];
-  /** One verdict per claim: "yes" = hallucinated (SCORERS §4.1). */
+  /** One verdict per claim: "yes" = hallucinated (docs/scorers.md). */
   verdicts: string[];
   reason: string;
 }
@@ -26,7 +26,7 @@ export function scriptHallucination(stub: StubJudge, s: HallucinationScript): vo
   );
 }
 
-/** SCORERS §4.1 generateScore: round2(count("yes") / n × scale); 0 without verdicts. The test oracle. */
+/** docs/scorers.md: round2(count("yes") / n × scale); 0 without verdicts. The test oracle. */
 export function expectedHallucinationScore(verdicts: readonly string[], scale = 1): number {
   if (verdicts.length === 0) return 0;
   const yes = verdicts.filter((v) => v === 'yes').length;

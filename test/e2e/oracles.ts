@@ -1,6 +1,6 @@
 /**
  * Independent expected values for the code scorers, computed straight from the reference's libraries and the
- * SCORERS.md §5 definitions (not through tracejudge's scorer code), for one user question and one answer.
+ * docs/scorers.md (not through tracejudge's scorer code), for one user question and one answer.
  */
 import keywordExtractorModule from 'keyword-extractor';
 import Sentiment from 'sentiment';

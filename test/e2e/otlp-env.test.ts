@@ -1,5 +1,5 @@
 /**
- * SPEC §3: with no `emit.otlp` in the config, the standard OTEL_EXPORTER_OTLP_ENDPOINT / _PROTOCOL variables turn
+ * docs/configuration.md, "The embedded default": with no `emit.otlp` in the config, the standard OTEL_EXPORTER_OTLP_ENDPOINT / _PROTOCOL variables turn
  * on OTLP export of results (here http/json), read by the exporters themselves.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

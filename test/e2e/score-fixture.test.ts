@@ -1,7 +1,7 @@
 /**
  * Issue 4 "Done when": `tracejudge score` on the committed AI SDK 6 fixture trace, with a config of several code
  * and judge scorers and the judge reached through OPENAI_BASE_URL (the stub), prints one correct record per
- * configured scorer. Expected values come from the reference libraries and the SCORERS.md formulas.
+ * configured scorer. Expected values come from the reference libraries and the formulas in docs/scorers.md.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -97,7 +97,7 @@ describe('tracejudge score on the AI SDK 6 two-tools fixture', () => {
     expect(result.stdout + result.stderr).not.toContain(API_KEY);
   });
 
-  it('judge scorers follow the stub verdicts by the SCORERS.md formulas, with labels by direction and threshold', () => {
+  it('judge scorers follow the stub verdicts by the documented formulas (docs/scorers.md), with labels by direction and threshold', () => {
     const h = expectedHallucinationScore(HALLUCINATION_VERDICTS);
     expect(h).toBe(0.33);
     expect(byScorer('hallucination')).toMatchObject({ score: h, label: 'pass', threshold: 0.5, judgeModel: JUDGE_MODEL });

@@ -72,7 +72,7 @@ afterAll(async () => {
 });
 
 describe('tracejudge serve scores a real AI SDK trace received over OTLP', () => {
-  it('the hallucination record follows the stub verdicts by the SCORERS.md formula', () => {
+  it('the hallucination record follows the stub verdicts by the documented formula (docs/scorers.md)', () => {
     const h = records.find((r) => r.scorer === 'hallucination');
     expect(h, JSON.stringify(records)).toBeDefined();
     const expected = expectedHallucinationScore(VERDICTS);

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { BufferedEmitter, type RecordSender } from '../../src/emit/buffered-emitter.js';
-import type { EmitResult, ScoreRecord } from '../../src/model/score-record.js';
+import type { ScoreRecord } from '../../src/model/score-record.js';
+import type { EmitResult } from '../../src/emit/emitter.js';
 import { installTestMeter } from './meter.js';
 import { scoreRecord } from './records.js';
 
@@ -34,7 +35,7 @@ const retryable = (msg = 'unavailable'): EmitResult => ({ code: 'retryable', err
 describe('BufferedEmitter', () => {
   it('retries retryable failures with backoff and succeeds', async () => {
     const sender = new ScriptedSender('retry-ok', [retryable(), retryable()]);
-    const emitter = new BufferedEmitter(sender, options);
+    const emitter = new BufferedEmitter(sender, options, meter.settings);
     expect(await emitter.emit([scoreRecord()])).toEqual({ code: 'success' });
     expect(sender.calls).toHaveLength(3);
     expect(await meter.sum('tracejudge.emit.records', { emitter: 'retry-ok', outcome: 'sent' })).toBe(1);
@@ -43,7 +44,7 @@ describe('BufferedEmitter', () => {
 
   it('gives the records back as retryable after maxAttempts', async () => {
     const sender = new ScriptedSender('retry-exhausted', [], retryable('still down'));
-    const emitter = new BufferedEmitter(sender, options);
+    const emitter = new BufferedEmitter(sender, options, meter.settings);
     const result = await emitter.emit([scoreRecord()]);
     expect(result.code).toBe('retryable');
     expect(sender.calls).toHaveLength(3);
@@ -52,7 +53,7 @@ describe('BufferedEmitter', () => {
 
   it('does not retry a permanent failure and counts it', async () => {
     const sender = new ScriptedSender('perm', [{ code: 'permanent', error: new Error('400 bad request') }]);
-    const emitter = new BufferedEmitter(sender, options);
+    const emitter = new BufferedEmitter(sender, options, meter.settings);
     const result = await emitter.emit([scoreRecord(), scoreRecord({ scorer: 'relevancy' })]);
     expect(result.code).toBe('permanent');
     expect(sender.calls).toHaveLength(1);
@@ -62,7 +63,7 @@ describe('BufferedEmitter', () => {
 
   it('treats a throwing sender as retryable', async () => {
     const sender: RecordSender = { name: 'throws', send: () => Promise.reject(new Error('boom')) };
-    const emitter = new BufferedEmitter(sender, { ...options, maxAttempts: 1 });
+    const emitter = new BufferedEmitter(sender, { ...options, maxAttempts: 1 }, meter.settings);
     const result = await emitter.emit([scoreRecord()]);
     expect(result.code).toBe('retryable');
     await emitter.shutdown(Date.now() + 1000);
@@ -72,7 +73,7 @@ describe('BufferedEmitter', () => {
     let open: () => void = () => undefined;
     const sender = new ScriptedSender('bounded', []);
     sender.gate = new Promise((resolve) => (open = resolve));
-    const emitter = new BufferedEmitter(sender, options);
+    const emitter = new BufferedEmitter(sender, options, meter.settings);
     const first = emitter.emit([scoreRecord(), scoreRecord()]);
     const second = emitter.emit([scoreRecord(), scoreRecord()]);
     expect(emitter.buffered).toBe(4);
@@ -90,7 +91,7 @@ describe('BufferedEmitter', () => {
 
   it('flushes queued records on shutdown and closes the sender once', async () => {
     const sender = new ScriptedSender('flush', []);
-    const emitter = new BufferedEmitter(sender, { ...options, maxRecords: 100 });
+    const emitter = new BufferedEmitter(sender, { ...options, maxRecords: 100 }, meter.settings);
     const pending = [emitter.emit([scoreRecord()]), emitter.emit([scoreRecord()]), emitter.emit([scoreRecord()])];
     await Promise.all([emitter.shutdown(Date.now() + 2000), emitter.shutdown(Date.now() + 2000)]);
     for (const p of pending) expect(await p).toEqual({ code: 'success' });
@@ -101,7 +102,7 @@ describe('BufferedEmitter', () => {
 
   it('honours the shutdown deadline when the sink keeps failing, handing records back as retryable', async () => {
     const sender = new ScriptedSender('deadline', [], retryable('down'));
-    const emitter = new BufferedEmitter(sender, { ...options, maxAttempts: 100, initialBackoffMs: 50, maxBackoffMs: 50 });
+    const emitter = new BufferedEmitter(sender, { ...options, maxAttempts: 100, initialBackoffMs: 50, maxBackoffMs: 50 }, meter.settings);
     const pending = emitter.emit([scoreRecord()]);
     const queued = emitter.emit([scoreRecord(), scoreRecord()]);
     const deadline = Date.now() + 300;

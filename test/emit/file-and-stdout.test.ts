@@ -6,8 +6,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
 import { createEmitters } from '../../src/emit/create-emitters.js';
 import { JsonlFileSender, toJsonLine } from '../../src/emit/jsonl-file.js';
+import { FanoutEmitter } from '../../src/emit/fanout.js';
 import { StdoutSender } from '../../src/emit/stdout.js';
 import type { ScoreRecord } from '../../src/model/score-record.js';
+import { emitSettings, withoutMetrics } from './emit-settings.js';
 import { errorRecord, scoreRecord } from './records.js';
 
 const dirs: string[] = [];
@@ -101,8 +103,8 @@ describe('stdout emitter', () => {
 
 describe('createEmitters', () => {
   it('builds the default set: metrics and stdout', () => {
-    const emitters = createEmitters(configSchema.parse({}), { env: {} });
-    expect(emitters.emitters.map((e) => e.name)).toEqual(['metrics', 'stdout']);
+    const emitters = createEmitters(configSchema.parse({}), { settings: emitSettings({}) });
+    expect(emitters.map((e) => e.name)).toEqual(['metrics', 'stdout']);
   });
 
   it('fans a record out to stdout and the file', async () => {
@@ -110,8 +112,9 @@ describe('createEmitters', () => {
     const out = new PassThrough();
     const chunks: string[] = [];
     out.on('data', (c: Buffer) => chunks.push(c.toString('utf8')));
-    const emitters = createEmitters(configSchema.parse({ emit: { jsonl: { path } } }), { env: {}, stdout: out, metrics: false });
+    const emitters = new FanoutEmitter(withoutMetrics(createEmitters(configSchema.parse({ emit: { jsonl: { path } } }), { settings: emitSettings({}), stdout: new StdoutSender(out) })));
     expect(emitters.emitters.map((e) => e.name)).toEqual(['stdout', 'jsonl']);
+    await emitters.start();
     expect(await emitters.emit([scoreRecord()])).toEqual({ code: 'success' });
     await emitters.shutdown(Date.now() + 2000);
     expect(await lines(path)).toEqual([scoreRecord()]);

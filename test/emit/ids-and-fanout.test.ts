@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { carrierSpanIdFor, evaluationIdFor } from '../../src/emit/evaluation-id.js';
 import { combineResults, FanoutEmitter } from '../../src/emit/fanout.js';
 import { evaluationTimes } from '../../src/emit/carrier-span.js';
-import type { EmitResult, Emitter } from '../../src/model/score-record.js';
+import type { EmitResult, Emitter } from '../../src/emit/emitter.js';
 import { AgentNameLimiter } from '../../src/telemetry/agent-limiter.js';
 import { scoreRecord } from './records.js';
 
@@ -40,6 +40,7 @@ describe('evaluation ids', () => {
 describe('fan-out', () => {
   const fixed = (name: string, result: EmitResult, seen: string[]): Emitter => ({
     name,
+    start: () => Promise.resolve(),
     emit: (records) => {
       seen.push(`${name}:${records.length}`);
       return Promise.resolve(result);

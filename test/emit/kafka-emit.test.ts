@@ -3,6 +3,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BufferedEmitter } from '../../src/emit/buffered-emitter.js';
 import { KafkaSender } from '../../src/emit/kafka.js';
+import { silentLogger } from '../../src/telemetry/log.js';
 import type { ScoreRecord } from '../../src/model/score-record.js';
 import { errorRecord, scoreRecord } from './records.js';
 import { acquireBrokerLock } from '../kafka/broker-lock.js';
@@ -31,7 +32,7 @@ const topic = `tracejudge_scores_test_${process.pid}_${Date.now()}`;
 const options = { maxRecords: 100, maxBatchRecords: 50, initialBackoffMs: 100, maxBackoffMs: 1000, maxAttempts: 5 };
 
 describe.skipIf(!haveBroker)(`Kafka emitter on a real broker (skipped: no broker answers on ${BROKER}; start one with scripts/kafka/start.sh)`, () => {
-  const emitter = new BufferedEmitter(new KafkaSender({ brokers: [BROKER], topic, clientId: 'tracejudge-emit-test', requestTimeoutMs: 10_000 }), options);
+  const emitter = new BufferedEmitter(new KafkaSender({ brokers: [BROKER], topic, clientId: 'tracejudge-emit-test', requestTimeoutMs: 10_000 }, silentLogger()), options);
   const kafka = new Kafka({ clientId: 'tracejudge-emit-test-reader', brokers: [BROKER], logLevel: logLevel.NOTHING });
   afterAll(async () => {
     await emitter.shutdown(Date.now() + 5000);
@@ -72,7 +73,7 @@ describe.skipIf(!haveBroker)(`Kafka emitter on a real broker (skipped: no broker
 describe('Kafka emitter without a broker', () => {
   it('answers retryable when no broker is reachable', async () => {
     // Port 1 on localhost: nothing listens there, the connection is refused at once.
-    const sender = new KafkaSender({ brokers: ['127.0.0.1:1'], topic: 'unused', clientId: 'tracejudge-emit-test', requestTimeoutMs: 1000 });
+    const sender = new KafkaSender({ brokers: ['127.0.0.1:1'], topic: 'unused', clientId: 'tracejudge-emit-test', requestTimeoutMs: 1000 }, silentLogger());
     const result = await sender.send([scoreRecord()]);
     expect(result.code).toBe('retryable');
     expect(result.code === 'retryable' && result.error.message).toContain('127.0.0.1:1');

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
 import { createEmitters } from '../../src/emit/create-emitters.js';
 import { carrierSpanIdFor } from '../../src/emit/evaluation-id.js';
+import { FanoutEmitter } from '../../src/emit/fanout.js';
+import { emitSettings, withoutMetrics } from './emit-settings.js';
 import { AGENT_SPAN_ID, TRACE_ID, errorRecord, scoreRecord } from './records.js';
 import { OtlpReceiver } from './otlp-receiver.js';
 
@@ -17,8 +19,9 @@ function emitConfig(protocol: (typeof PROTOCOLS)[number]) {
 }
 
 async function emitOnce(protocol: (typeof PROTOCOLS)[number], records: ReturnType<typeof scoreRecord>[]) {
-  const emitters = createEmitters(emitConfig(protocol), { env: {}, metrics: false });
+  const emitters = new FanoutEmitter(withoutMetrics(createEmitters(emitConfig(protocol), { settings: emitSettings({}) })));
   expect(emitters.emitters.map((e) => e.name)).toEqual(['otlp-traces', 'otlp-logs']);
+  await emitters.start();
   const result = await emitters.emit(records);
   await emitters.shutdown(Date.now() + 5000);
   return result;
@@ -106,7 +109,8 @@ describe('OTLP emit failures', () => {
       const config = configSchema.parse({
         emit: { stdout: { enabled: false }, otlp: { endpoint: receiver.httpUrl, logs: false, timeoutMs: 2000 }, retry: { initialBackoffMs: 10, maxAttempts: 2 } },
       });
-      const emitters = createEmitters(config, { env: {}, metrics: false });
+      const emitters = new FanoutEmitter(withoutMetrics(createEmitters(config, { settings: emitSettings({}) })));
+      await emitters.start();
       const permanent = await emitters.emit([scoreRecord()]);
       expect(permanent.code).toBe('permanent');
       receiver.failWith = 503;
@@ -122,7 +126,8 @@ describe('OTLP emit failures', () => {
     const config = configSchema.parse({
       emit: { stdout: { enabled: false }, otlp: { endpoint: 'http://127.0.0.1:1', protocol: 'grpc', logs: false, timeoutMs: 2000 }, retry: { initialBackoffMs: 10, maxAttempts: 2 } },
     });
-    const emitters = createEmitters(config, { env: {}, metrics: false });
+    const emitters = new FanoutEmitter(withoutMetrics(createEmitters(config, { settings: emitSettings({}) })));
+    await emitters.start();
     const result = await emitters.emit([scoreRecord()]);
     expect(result.code).toBe('retryable');
     expect(result.code === 'retryable' && result.error.message).toContain('gRPC status 14');
@@ -132,15 +137,16 @@ describe('OTLP emit failures', () => {
   it('is turned on by OTEL_EXPORTER_OTLP_ENDPOINT when emit.otlp is not set', async () => {
     const config = configSchema.parse({ emit: { stdout: { enabled: false } } });
     const env = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.httpUrl, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' };
-    const emitters = createEmitters(config, { env, metrics: false });
+    const emitters = new FanoutEmitter(withoutMetrics(createEmitters(config, { settings: emitSettings(env) })));
     expect(emitters.emitters.map((e) => e.name)).toEqual(['otlp-traces', 'otlp-logs']);
-    expect(createEmitters(config, { env: {}, metrics: false }).emitters).toHaveLength(0);
+    expect(withoutMetrics(createEmitters(config, { settings: emitSettings({}) }))).toHaveLength(0);
     const record = scoreRecord({ scorer: 'env-check' });
     // The official exporters read OTEL_EXPORTER_OTLP_* from process.env, so set them for this call only.
     const saved = { ...process.env };
     Object.assign(process.env, env);
     try {
-      const fromEnv = createEmitters(config, { metrics: false });
+      const fromEnv = new FanoutEmitter(withoutMetrics(createEmitters(config, { settings: emitSettings(process.env) })));
+      await fromEnv.start();
       expect(await fromEnv.emit([record])).toEqual({ code: 'success' });
       await fromEnv.shutdown(Date.now() + 5000);
     } finally {

@@ -4,12 +4,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { configSchema } from '../../src/config/schema.js';
 import { MetricsEmitter } from '../../src/emit/metrics-emitter.js';
-import { startMetrics, type MetricsHandle } from '../../src/telemetry/metrics.js';
-import { recordSkipped } from '../../src/telemetry/record-score.js';
+import { createSettings, type Settings } from '../../src/service/settings.js';
+import { silentLogger } from '../../src/telemetry/log.js';
+import { createMetricsEndpoint, type MetricsEndpoint } from '../../src/telemetry/metrics.js';
 import { PrometheusProcess, hasPrometheus, sleep } from './prometheus-process.js';
 import { errorRecord, scoreRecord } from './records.js';
 
 const RULES = fileURLToPath(new URL('../../config/prometheus/rules.yml', import.meta.url));
+
+/** The service's settings (its own MeterProvider and Telemetry) and the /metrics endpoint over them (the old `startMetrics`). */
+async function startMetrics(config: ReturnType<typeof configSchema.parse>): Promise<{ settings: Settings; endpoint: MetricsEndpoint }> {
+  const settings = createSettings(config, { env: {}, logger: silentLogger() });
+  const endpoint = createMetricsEndpoint({ meters: settings.meters, host: config.emit.prometheus.host, port: config.emit.prometheus.port, logger: settings.logger });
+  await endpoint.start();
+  return { settings, endpoint };
+}
 
 interface RuleFile {
   groups: { rules: { alert?: string; expr: string }[] }[];
@@ -22,24 +31,26 @@ async function alertExpr(name: string): Promise<string> {
 }
 
 describe('/metrics endpoint', () => {
-  let metrics: MetricsHandle;
-  const emitter = new MetricsEmitter();
+  let metrics: MetricsEndpoint;
+  let settings: Settings;
+  let emitter: MetricsEmitter;
   beforeAll(async () => {
     const config = configSchema.parse({ emit: { prometheus: { port: 0 }, metrics: { maxAgents: 2 } } });
-    metrics = await startMetrics(config, { env: {} });
+    ({ settings, endpoint: metrics } = await startMetrics(config));
+    emitter = new MetricsEmitter(settings.telemetry);
   });
   afterAll(() => metrics.shutdown(Date.now() + 5000));
 
-  it('serves the SPEC §7 names with the explicit score buckets and bounded agent names', async () => {
+  it('serves the docs/records.md names with the explicit score buckets and bounded agent names', async () => {
     await emitter.emit([
       scoreRecord({ score: 0.75, label: 'fail' }),
       scoreRecord({ score: 0.05, label: 'pass', agentName: 'billing-agent' }),
       scoreRecord({ score: 0.3, label: 'pass', agentName: 'third-agent' }),
       errorRecord(),
     ]);
-    recordSkipped('support-agent', 'similarity');
-    expect(metrics.prometheusUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
-    const text = await (await fetch(metrics.prometheusUrl ?? '')).text();
+    settings.telemetry.recordSkipped('support-agent', 'similarity');
+    expect(metrics.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+    const text = await (await fetch(metrics.url ?? '')).text();
     for (const le of ['0', '0.1', '0.2', '0.3', '0.4', '0.5', '0.6', '0.7', '0.8', '0.9', '1', '+Inf']) {
       expect(text).toMatch(new RegExp(`tracejudge_evaluation_score_bucket\\{[^}]*le="${le.replace('+', '\\+')}"`));
     }
@@ -53,19 +64,21 @@ describe('/metrics endpoint', () => {
     expect(text).not.toContain('third-agent');
     // Never trace ids on metrics.
     expect(text).not.toContain(scoreRecord().traceId);
-    expect((await fetch(metrics.prometheusUrl?.replace('/metrics', '/nope') ?? '')).status).toBe(404);
+    expect((await fetch(metrics.url?.replace('/metrics', '/nope') ?? '')).status).toBe(404);
   });
 });
 
 describe.skipIf(!hasPrometheus)('a real Prometheus scraping /metrics (needs /usr/bin/prometheus: apt-get install prometheus)', () => {
-  let metrics: MetricsHandle;
+  let metrics: MetricsEndpoint;
+  let emitter: MetricsEmitter;
   const prometheus = new PrometheusProcess();
-  const emitter = new MetricsEmitter();
 
   beforeAll(async () => {
     const config = configSchema.parse({ emit: { prometheus: { port: 0 } } });
-    metrics = await startMetrics(config, { env: {} });
-    const target = new URL(metrics.prometheusUrl ?? '').host;
+    const started = await startMetrics(config);
+    metrics = started.endpoint;
+    emitter = new MetricsEmitter(started.settings.telemetry);
+    const target = new URL(metrics.url ?? '').host;
     await prometheus.start(target, [RULES]);
   });
   afterAll(async () => {

@@ -1,4 +1,4 @@
-/** SCORERS.md §3 reference behaviour, on both Mastra format-2 messages and the tracejudge shape. */
+/** docs/scorers.md behaviour, on both Mastra format-2 messages and the tracejudge shape. */
 import { describe, expect, it } from 'vitest';
 import {
   extractToolCalls,

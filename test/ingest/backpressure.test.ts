@@ -3,11 +3,12 @@ import * as grpc from '@grpc/grpc-js';
 import { ExportResultCode } from '@opentelemetry/core';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { OtlpTypes } from '../../src/otlp/descriptor.js';
+import { otlp } from '../../src/otlp/descriptor.js';
 import { createOtlpHttpReceiver } from '../../src/ingest/http/receiver.js';
 import { RecordingSpanSink } from '../../src/testing/recording-sink.js';
 import { makeTestSpans } from '../../src/testing/otel-spans.js';
-import { exporterFor, exportSpans, startReceivers, TOKEN, type Running } from './receivers.js';
+import { componentSettings } from '../../src/component.js';
+import { deadlineIn, exporterFor, exportSpans, startReceivers, testIngest, TOKEN, type Running } from './receivers.js';
 
 describe('back-pressure from the sink', () => {
   const sink = new RecordingSpanSink({ retryAfterMs: 1000 });
@@ -31,7 +32,7 @@ describe('back-pressure from the sink', () => {
     });
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('1');
-    const status = OtlpTypes.Status.toObject(OtlpTypes.Status.decode(Buffer.from(await res.arrayBuffer())));
+    const status = otlp().types.Status.toObject(otlp().types.Status.decode(Buffer.from(await res.arrayBuffer())));
     expect(status).toMatchObject({ code: 8, message: 'buffers are full; retry after 1s' });
     expect(sink.spans).toHaveLength(0);
     sink.acceptAll();
@@ -73,11 +74,11 @@ describe('back-pressure from the sink', () => {
     expect(err?.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
     const details = err?.metadata.get('grpc-status-details-bin')[0];
     expect(Buffer.isBuffer(details)).toBe(true);
-    const status = OtlpTypes.Status.decode(details as Buffer);
-    const detail = OtlpTypes.Status.toObject(status, { longs: Number }) as { code: number; details: { type_url: string; value: Uint8Array }[] };
+    const status = otlp().types.Status.decode(details as Buffer);
+    const detail = otlp().types.Status.toObject(status, { longs: Number }) as { code: number; details: { type_url: string; value: Uint8Array }[] };
     expect(detail.code).toBe(8);
     expect(detail.details[0]?.type_url).toBe('type.googleapis.com/google.rpc.RetryInfo');
-    const retry = OtlpTypes.RetryInfo.toObject(OtlpTypes.RetryInfo.decode(detail.details[0]?.value as Uint8Array), { longs: Number, defaults: true });
+    const retry = otlp().types.RetryInfo.toObject(otlp().types.RetryInfo.decode(detail.details[0]?.value as Uint8Array), { longs: Number, defaults: true });
     expect(retry).toEqual({ retryDelay: { seconds: 1, nanos: 0 } });
     expect(sink.spans).toHaveLength(0);
   });
@@ -104,15 +105,18 @@ describe('back-pressure from the sink', () => {
 
   it('readyz follows isReady and shutdown; shutdown is safe twice and refuses new exports', async () => {
     let ready = false;
-    const rec = createOtlpHttpReceiver({ host: '127.0.0.1', port: 0, maxBodyBytes: 1024, sink, isReady: () => ready });
-    const port = await rec.start();
+    const settings = componentSettings();
+    const rec = createOtlpHttpReceiver({ host: '127.0.0.1', port: 0, maxBodyBytes: 1024, ingest: testIngest(sink, settings), settings, isReady: () => ready });
+    await rec.start();
+    const port = rec.port;
     expect(port).toBeGreaterThan(0);
     expect(rec.port).toBe(port);
     expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(503);
     ready = true;
     expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
-    const a = rec.shutdown();
-    const b = rec.shutdown();
+    const deadline = deadlineIn();
+    const a = rec.shutdown(deadline);
+    const b = rec.shutdown(deadline);
     expect(b).toBe(a);
     await a;
     await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();

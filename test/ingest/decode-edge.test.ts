@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeTraceRequestJson, decodeTraceRequestProto, decodeLogsRequestJson, decodeLogsRequestProto, MAX_VALUE_DEPTH } from '../../src/ingest/otlp/decode.js';
-import { OtlpTypes, fieldNumbers } from '../../src/otlp/descriptor.js';
+import { fieldNumbers, otlp } from '../../src/otlp/descriptor.js';
 import { DecodeError } from '../../src/errors.js';
 import { deepAnyValueJson, deepAnyValueProto, encodeSpanWithRawAttributes, encodeTraceRequest, jsonSpan, jsonSpanWithRawAttribute, jsonTraceRequest, prng } from './helpers.js';
 
@@ -181,8 +181,8 @@ describe('OTLP/protobuf decoder', () => {
   });
 
   it('encodes response types from the descriptor', () => {
-    const msg = OtlpTypes.ExportTraceServiceResponse.fromObject({ partialSuccess: { rejectedSpans: 2, errorMessage: 'x' } });
-    const round = OtlpTypes.ExportTraceServiceResponse.decode(OtlpTypes.ExportTraceServiceResponse.encode(msg).finish());
-    expect(OtlpTypes.ExportTraceServiceResponse.toObject(round, { longs: Number })).toEqual({ partialSuccess: { rejectedSpans: 2, errorMessage: 'x' } });
+    const msg = otlp().types.ExportTraceServiceResponse.fromObject({ partialSuccess: { rejectedSpans: 2, errorMessage: 'x' } });
+    const round = otlp().types.ExportTraceServiceResponse.decode(otlp().types.ExportTraceServiceResponse.encode(msg).finish());
+    expect(otlp().types.ExportTraceServiceResponse.toObject(round, { longs: Number })).toEqual({ partialSuccess: { rejectedSpans: 2, errorMessage: 'x' } });
   });
 });

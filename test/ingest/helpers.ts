@@ -1,8 +1,9 @@
 /** Helpers for building OTLP payloads by hand in ingest tests. */
 import protobuf from 'protobufjs';
-import { OtlpTypes as Types, otlpRoot } from '../../src/otlp/descriptor.js';
+import { otlp } from '../../src/otlp/descriptor.js';
 
-const OtlpTypes = { ...Types, Span: otlpRoot.lookupType('opentelemetry.proto.trace.v1.Span') };
+/** The OTLP Span message type (the descriptor only names the request and response types). */
+const spanType = (): protobuf.Type => otlp().root.lookupType('opentelemetry.proto.trace.v1.Span');
 
 /** A deterministic xorshift PRNG (tests must be reproducible). */
 export function prng(seed: number): () => number {
@@ -48,7 +49,7 @@ export function deepAnyValueProto(depth: number): Uint8Array {
 /** One protobuf span (from a protobufjs-style object) plus extra raw attribute KeyValues, wrapped in a request. */
 export function encodeSpanWithRawAttributes(span: Record<string, unknown>, rawAttributes: { key: string; value: Uint8Array }[]): Uint8Array {
   const spanBytes = Buffer.concat([
-    OtlpTypes.Span.encode(OtlpTypes.Span.fromObject(span)).finish(),
+    spanType().encode(spanType().fromObject(span)).finish(),
     ...rawAttributes.map((a) => ld(9, Buffer.concat([ld(1, Buffer.from(a.key)), ld(2, a.value)]))),
   ]);
   return ld(1, ld(2, ld(2, spanBytes)));
@@ -75,6 +76,6 @@ export function jsonSpanWithRawAttribute(name: string, key: string, anyValueJson
 
 /** An OTLP/protobuf ExportTraceServiceRequest from protobufjs-style span objects. */
 export function encodeTraceRequest(spans: Record<string, unknown>[]): Uint8Array {
-  const msg = OtlpTypes.ExportTraceServiceRequest.fromObject({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 't' }, spans }] }] });
-  return OtlpTypes.ExportTraceServiceRequest.encode(msg).finish();
+  const msg = otlp().types.ExportTraceServiceRequest.fromObject({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 't' }, spans }] }] });
+  return otlp().types.ExportTraceServiceRequest.encode(msg).finish();
 }

@@ -1,29 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import { decodeTraceRequestJson, decodeTraceRequestProto } from '../../src/ingest/otlp/decode.js';
-import { CONFIG_VALUES_PER_KEY, decodeUtf8, intern, internAttribute, internedSizes, MAX_CONFIG_KEYS, MAX_INTERNED_CONFIG_LENGTH, MAX_INTERNED_ENTRIES, MAX_INTERNED_LENGTH } from '../../src/ingest/otlp/intern.js';
+import { CONFIG_VALUES_PER_KEY, Interner, MAX_CONFIG_KEYS, MAX_INTERNED_CONFIG_LENGTH, MAX_INTERNED_ENTRIES, MAX_INTERNED_LENGTH } from '../../src/ingest/otlp/intern.js';
 import { encodeTraceRequest, jsonSpan, jsonTraceRequest, prng } from './helpers.js';
 
 describe('interning of attribute values', () => {
   it('never changes a value, whatever its length or key', () => {
+    const interner = new Interner();
     const long = 'x'.repeat(MAX_INTERNED_LENGTH + 1);
-    expect(intern('gpt-4o')).toBe('gpt-4o');
-    expect(intern(long)).toBe(long);
-    expect(internAttribute('gen_ai.system_instructions', long)).toBe(long);
-    expect(internAttribute('gen_ai.input.messages', long)).toBe(long);
-    expect(internAttribute('llm.tools.0.tool.json_schema', `${long}!`)).toBe(`${long}!`);
+    expect(interner.intern('gpt-4o')).toBe('gpt-4o');
+    expect(interner.intern(long)).toBe(long);
+    expect(interner.internAttribute('gen_ai.system_instructions', long)).toBe(long);
+    expect(interner.internAttribute('gen_ai.input.messages', long)).toBe(long);
+    expect(interner.internAttribute('llm.tools.0.tool.json_schema', `${long}!`)).toBe(`${long}!`);
   });
 
   it('stays bounded on a high-cardinality stream (ids, unique texts)', () => {
-    for (let i = 0; i < MAX_INTERNED_ENTRIES * 3; i++) intern(`call_${i}`);
-    expect(internedSizes().short).toBeLessThanOrEqual(MAX_INTERNED_ENTRIES);
+    const interner = new Interner();
+    for (let i = 0; i < MAX_INTERNED_ENTRIES * 3; i++) interner.intern(`call_${i}`);
+    expect(interner.sizes().short).toBeLessThanOrEqual(MAX_INTERNED_ENTRIES);
     const big = 'y'.repeat(MAX_INTERNED_CONFIG_LENGTH - 10);
-    for (let i = 0; i < 500; i++) internAttribute(`llm.tools.${i % 300}.tool.json_schema`, `${i}${big}`);
-    const sizes = internedSizes();
+    for (let i = 0; i < 500; i++) interner.internAttribute(`llm.tools.${i % 300}.tool.json_schema`, `${i}${big}`);
+    const sizes = interner.sizes();
     expect(sizes.configKeys).toBeLessThanOrEqual(MAX_CONFIG_KEYS);
     expect(sizes.configChars).toBeLessThanOrEqual(MAX_CONFIG_KEYS * CONFIG_VALUES_PER_KEY * MAX_INTERNED_CONFIG_LENGTH);
   });
 
   it('decoded spans carry the same values as sent, through both decoders', () => {
+    const interner = new Interner();
     const attrs = {
       'gen_ai.operation.name': 'chat',
       'gen_ai.system_instructions': 'You are a careful assistant. '.repeat(20),
@@ -32,8 +35,8 @@ describe('interning of attribute values', () => {
     };
     const kv = Object.entries(attrs).map(([key, v]) => ({ key, value: typeof v === 'number' ? { intValue: v } : { stringValue: v } }));
     const ids = (n: number) => ({ traceId: Buffer.from('0af7651916cd43dd8448eb211c80319c', 'hex'), spanId: Buffer.from(`00000000000000${n}${n}`, 'hex') });
-    const proto = decodeTraceRequestProto(encodeTraceRequest([1, 2].map((n) => ({ ...ids(n), name: 'chat gpt-4o', attributes: kv }))));
-    const json = decodeTraceRequestJson(jsonTraceRequest([1, 2].map(() => ({ ...jsonSpan('chat gpt-4o'), attributes: kv }))));
+    const proto = decodeTraceRequestProto(encodeTraceRequest([1, 2].map((n) => ({ ...ids(n), name: 'chat gpt-4o', attributes: kv }))), interner);
+    const json = decodeTraceRequestJson(jsonTraceRequest([1, 2].map(() => ({ ...jsonSpan('chat gpt-4o'), attributes: kv }))), interner);
     expect(proto.spans).toHaveLength(2);
     expect(json.spans).toHaveLength(2);
     for (const s of [...proto.spans, ...json.spans]) {
@@ -45,6 +48,7 @@ describe('interning of attribute values', () => {
 
 describe('decodeUtf8 (short strings from protobuf bytes)', () => {
   it('equals Buffer#toString for random bytes: ASCII, multi-byte, invalid sequences, every length around the cache limit', () => {
+    const interner = new Interner();
     const next = prng(42);
     const rand = (): number => next() / 2 ** 32;
     const alphabet = [0x61, 0x62, 0x2e, 0x5f, 0x30, 0x7a, 0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xff, 0x80, 0x00];
@@ -54,14 +58,15 @@ describe('decodeUtf8 (short strings from protobuf bytes)', () => {
       const bytes = Buffer.alloc(len + 4);
       const wild = rand() < 0.2;
       for (let i = 0; i < bytes.length; i++) bytes[i] = wild ? Math.floor(rand() * 256) : (alphabet[Math.floor(rand() * 6)] as number);
-      expect(decodeUtf8(bytes, 2, 2 + len)).toBe(bytes.toString('utf8', 2, 2 + len));
+      expect(interner.decodeUtf8(bytes, 2, 2 + len)).toBe(bytes.toString('utf8', 2, 2 + len));
     }
   });
 
   it('returns the right text when two strings share a table slot', () => {
+    const interner = new Interner();
     // Fill far more distinct strings than slots, then re-read all of them.
     const texts = Array.from({ length: 30_000 }, (_, i) => `gen_ai.attr.${i}`);
-    for (const t of texts) decodeUtf8(Buffer.from(t), 0, t.length);
-    for (const t of texts) expect(decodeUtf8(Buffer.from(`##${t}`), 2, t.length + 2)).toBe(t);
+    for (const t of texts) interner.decodeUtf8(Buffer.from(t), 0, t.length);
+    for (const t of texts) expect(interner.decodeUtf8(Buffer.from(`##${t}`), 2, t.length + 2)).toBe(t);
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
 import * as grpc from '@grpc/grpc-js';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
-import { OtlpTypes } from '../../src/otlp/descriptor.js';
+import { otlp } from '../../src/otlp/descriptor.js';
 import { RecordingSpanSink } from '../../src/testing/recording-sink.js';
 import { makeTestSpans } from '../../src/testing/otel-spans.js';
 import { deepAnyValueJson, jsonSpan, jsonSpanWithRawAttribute, jsonTraceRequest, prng } from './helpers.js';
@@ -21,7 +21,7 @@ describe('malformed input on the OTLP receivers', () => {
     return { status: res.status, body: Buffer.from(await res.arrayBuffer()), headers: res.headers };
   }
   const statusMessage = (body: Buffer, json: boolean): string =>
-    json ? String((JSON.parse(body.toString()) as { message?: string }).message) : String(OtlpTypes.Status.toObject(OtlpTypes.Status.decode(body)).message);
+    json ? String((JSON.parse(body.toString()) as { message?: string }).message) : String(otlp().types.Status.toObject(otlp().types.Status.decode(body)).message);
 
   beforeAll(async () => {
     r = await startReceivers(sink, { maxBodyBytes: MAX });
@@ -101,7 +101,7 @@ describe('malformed input on the OTLP receivers', () => {
     const res = await post(good, 'application/x-protobuf');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/x-protobuf');
-    expect(OtlpTypes.ExportTraceServiceResponse.toObject(OtlpTypes.ExportTraceServiceResponse.decode(res.body))).toEqual({});
+    expect(otlp().types.ExportTraceServiceResponse.toObject(otlp().types.ExportTraceServiceResponse.decode(res.body))).toEqual({});
   });
 
   it('gRPC: malformed bytes → INVALID_ARGUMENT, bad token → UNAUTHENTICATED', async () => {

@@ -11,6 +11,9 @@ const GZIP = 'gzip' as CompressionAlgorithm;
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { createOtlpHttpReceiver } from '../../src/ingest/http/receiver.js';
 import { createOtlpGrpcReceiver } from '../../src/ingest/grpc/receiver.js';
+import { componentSettings, type ComponentSettings } from '../../src/component.js';
+import { OtlpIngest } from '../../src/ingest/otlp/ingest.js';
+import { Interner } from '../../src/ingest/otlp/intern.js';
 import type { OtlpReceiver } from '../../src/ingest/otlp/receiver.js';
 import type { SpanSink } from '../../src/ingest/sink.js';
 
@@ -24,19 +27,36 @@ export interface Running {
   stop(): Promise<void>;
 }
 
+/** Settings for an {@link OtlpIngest}: `settings` (default: silent, no-op) plus a fresh interner. */
+export function ingestSettings(settings: ComponentSettings = componentSettings()): ComponentSettings & { interner: Interner } {
+  return { ...settings, interner: new Interner() };
+}
+
+/** An {@link OtlpIngest} offering to `sink`, with a fresh interner (and `settings`, default silent, no-op). */
+export function testIngest(sink: SpanSink, settings?: ComponentSettings): OtlpIngest {
+  return new OtlpIngest({ sink, settings: ingestSettings(settings) });
+}
+
+/** A deadline for `shutdown(deadline)`: `ms` from now. */
+export function deadlineIn(ms = 5000): number {
+  return Date.now() + ms;
+}
+
 /** Both receivers on 127.0.0.1, port 0, with the test bearer token. */
 export async function startReceivers(sink: SpanSink, opts: { maxBodyBytes?: number; ready?: () => boolean } = {}): Promise<Running> {
-  const http = createOtlpHttpReceiver({ host: '127.0.0.1', port: 0, maxBodyBytes: opts.maxBodyBytes ?? 4 * 1024 * 1024, bearerToken: TOKEN, sink, isReady: opts.ready ?? (() => true) });
-  const grpc = createOtlpGrpcReceiver({ host: '127.0.0.1', port: 0, maxMessageBytes: opts.maxBodyBytes ?? 4 * 1024 * 1024, bearerToken: TOKEN, sink });
-  const httpPort = await http.start();
-  const grpcPort = await grpc.start();
+  const settings = componentSettings();
+  const ingest = testIngest(sink, settings);
+  const http = createOtlpHttpReceiver({ host: '127.0.0.1', port: 0, maxBodyBytes: opts.maxBodyBytes ?? 4 * 1024 * 1024, bearerToken: TOKEN, ingest, settings, isReady: opts.ready ?? (() => true) });
+  const grpc = createOtlpGrpcReceiver({ host: '127.0.0.1', port: 0, maxMessageBytes: opts.maxBodyBytes ?? 4 * 1024 * 1024, bearerToken: TOKEN, ingest, settings });
+  await http.start();
+  await grpc.start();
   return {
     http,
     grpc,
-    httpUrl: `http://127.0.0.1:${httpPort}`,
-    grpcUrl: `http://127.0.0.1:${grpcPort}`,
+    httpUrl: `http://127.0.0.1:${http.port}`,
+    grpcUrl: `http://127.0.0.1:${grpc.port}`,
     async stop() {
-      await Promise.all([http.shutdown(), grpc.shutdown()]);
+      await Promise.all([http.shutdown(deadlineIn()), grpc.shutdown(deadlineIn())]);
     },
   };
 }

@@ -1,21 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
-import { useMeter } from '../../src/telemetry/instruments.js';
-import { decodeTraceRequestJson } from '../../src/ingest/otlp/decode.js';
-import { ingestTraces } from '../../src/ingest/otlp/ingest.js';
+import { componentSettings } from '../../src/component.js';
+import { Telemetry } from '../../src/telemetry/instruments.js';
 import { RecordingSpanSink } from '../../src/testing/recording-sink.js';
 import { jsonSpan, jsonTraceRequest } from './helpers.js';
+import { testIngest } from './receivers.js';
 
 describe('ingest self-telemetry', () => {
   it('counts spans.received and spans.rejected with source=otlp', async () => {
     const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
     const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 60_000 });
     const provider = new MeterProvider({ readers: [reader] });
-    useMeter(provider.getMeter('test'));
+    const settings = componentSettings({ telemetry: new Telemetry(provider.getMeter('test')) });
     const sink = new RecordingSpanSink();
-    ingestTraces(decodeTraceRequestJson(jsonTraceRequest([jsonSpan('a'), jsonSpan('b'), { ...jsonSpan('bad'), spanId: 'x' }])), sink);
+    const ingest = testIngest(sink, settings);
+    await ingest.accept('traces', 'json', Buffer.from(jsonTraceRequest([jsonSpan('a'), jsonSpan('b'), { ...jsonSpan('bad'), spanId: 'x' }])));
     sink.refuseAll();
-    const refused = ingestTraces(decodeTraceRequestJson(jsonTraceRequest([jsonSpan('c')])), sink);
+    const refused = await ingest.accept('traces', 'json', Buffer.from(jsonTraceRequest([jsonSpan('c')])));
     expect(refused.kind).toBe('refused');
     await reader.forceFlush();
     const points = exporter

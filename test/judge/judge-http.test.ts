@@ -207,7 +207,7 @@ describe('judge over real HTTP (stub OpenAI-compatible server)', () => {
 });
 
 describe('judge settings', () => {
-  it('falls back to the SPEC §3 environment variables', () => {
+  it('falls back to the docs/configuration.md, "The embedded default" environment variables', () => {
     const s = resolveJudgeSettings(judgeSection.parse({}), { OPENAI_API_KEY: 'k-1234', OPENAI_BASE_URL: 'http://127.0.0.1:1/v1', TRACEJUDGE_JUDGE_MODEL: 'llama3' });
     expect(s).toMatchObject({ apiKey: 'k-1234', baseURL: 'http://127.0.0.1:1/v1', model: 'llama3', temperature: 0 });
   });

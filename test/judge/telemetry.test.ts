@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MeterProvider, MetricReader, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { z } from 'zod';
-import { useMeter } from '../../src/telemetry/instruments.js';
+import { componentSettings } from '../../src/component.js';
+import { Telemetry } from '../../src/telemetry/instruments.js';
 import { createJudgeClient, resolveJudgeSettings, type JudgeClient } from '../../src/judge/index.js';
 import { judgeSection } from '../../src/config/sections/judge.js';
 import { reply, startStubJudge, type StubJudge } from '../../src/testing/stub-judge/index.js';
@@ -19,10 +20,10 @@ let stub: StubJudge;
 let client: JudgeClient;
 const reader = new TestReader();
 beforeAll(async () => {
-  useMeter(new MeterProvider({ readers: [reader] }).getMeter('test'));
+  const telemetry = new Telemetry(new MeterProvider({ readers: [reader] }).getMeter('test'));
   stub = await startStubJudge();
   const s = resolveJudgeSettings(judgeSection.parse({}), { OPENAI_API_KEY: 'sk-telemetry-key-1', OPENAI_BASE_URL: stub.baseURL });
-  client = createJudgeClient({ ...s, apiKey: 'sk-telemetry-key-1', backoffInitialMs: 5 });
+  client = createJudgeClient({ ...s, apiKey: 'sk-telemetry-key-1', backoffInitialMs: 5 }, { settings: componentSettings({ telemetry }) });
 });
 afterAll(async () => {
   client.close();

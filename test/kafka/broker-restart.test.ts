@@ -14,7 +14,7 @@ import type { Kafka } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireBrokerLock } from './broker-lock.js';
 import { collectorMessages, fixtureTraces } from './collector-messages.js';
-import { compareRecords, expectedRecords } from './expected.js';
+import { compareRecords, createOracle } from './expected.js';
 import { brokers, createTopic, haveBroker, kafkaClient, uniqueName } from './helpers.js';
 import { readJsonl, ROOT, sleep, startServe, until, writeServeConfig, type CliChild } from './serve-child.js';
 import { committedOffsets, endOffsets, produce } from './topic.js';
@@ -26,6 +26,7 @@ let kafka: Kafka;
 let dir: string;
 let child: CliChild | undefined;
 let release: (() => void) | undefined;
+const oracle = createOracle();
 
 describe.skipIf(!haveBroker).sequential('Kafka broker restart under a running tracejudge serve', () => {
   beforeAll(async () => {
@@ -38,6 +39,7 @@ describe.skipIf(!haveBroker).sequential('Kafka broker restart under a running tr
     await child?.kill();
     // Never leave the broker down for the rest of the run (start.sh returns at once when it answers).
     await script('start');
+    await oracle.close();
     rmSync(dir, { recursive: true, force: true });
     release?.();
   }, 150_000);
@@ -49,7 +51,7 @@ describe.skipIf(!haveBroker).sequential('Kafka broker restart under a running tr
     const traces = fixtureTraces('restart', 30);
     const before = traces.slice(0, 15);
     const after = traces.slice(15);
-    const expected = await expectedRecords(traces);
+    const expected = await oracle.expectedRecords(traces);
     const jsonl = join(dir, 'restart.jsonl');
     // A long decision wait: the first traces are still held (not scored, offsets not committable) when the broker stops.
     const config = writeServeConfig(join(dir, 'restart.yaml'), brokers, { topic, groupId, jsonl, decisionWaitMs: 2500 });

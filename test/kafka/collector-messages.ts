@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { decodeTraceRequestJson } from '../../src/ingest/otlp/decode.js';
-import { OtlpTypes } from '../../src/otlp/descriptor.js';
+import { otlp } from '../../src/otlp/descriptor.js';
 import type { AttributeValue, Attributes, Resource, Scope, Span, Trace } from '../../src/model/span.js';
 
 type ProtoObject = Record<string, unknown>;
@@ -106,7 +106,7 @@ export function encodeSpans(spans: readonly Span[]): Buffer {
       })),
     })),
   };
-  const T = OtlpTypes.ExportTraceServiceRequest;
+  const T = otlp().types.ExportTraceServiceRequest;
   return Buffer.from(T.encode(T.fromObject(request)).finish());
 }
 

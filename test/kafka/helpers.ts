@@ -4,6 +4,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { context, trace } from '@opentelemetry/api';
+import type { KafkaSource } from '../../src/ingest/kafka/source.js';
 
 export const brokers = process.env.TRACEJUDGE_TEST_KAFKA ? [process.env.TRACEJUDGE_TEST_KAFKA] : [];
 export const haveBroker = brokers.length > 0;
@@ -60,4 +61,15 @@ export async function waitFor(cond: () => boolean | Promise<boolean>, timeoutMs:
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+/** Starts a Kafka source the way the service does: the commit timer, then the consumer. */
+export async function startSource(source: KafkaSource): Promise<void> {
+  await source.offsets.start();
+  await source.fetch.start();
+}
+
+/** Stops a Kafka source: stops fetching, waits for in-flight records (by `deadline`), commits, leaves the group. */
+export function shutdownSource(source: KafkaSource, deadline: number): Promise<void> {
+  return source.offsets.shutdown(deadline);
 }

@@ -16,7 +16,7 @@ import type { Trace } from '../../src/model/span.js';
 import { byMarker, reply, startStubJudge, type StubJudge, type StubScript } from '../../src/testing/stub-judge/index.js';
 import { acquireBrokerLock } from './broker-lock.js';
 import { collectorMessages, encodeSpans, fixtureTrace, fixtureTraces, splitTrace, copyTraceId } from './collector-messages.js';
-import { compareRecords, expectedRecords } from './expected.js';
+import { compareRecords, createOracle } from './expected.js';
 import { brokers, createTopic, haveBroker, kafkaClient, uniqueName } from './helpers.js';
 import { childEnv, CliChild, readJsonl, sleep, startServe, until, writeServeConfig } from './serve-child.js';
 import { committedOffsets, endOffsets, produce, readDeadLetters } from './topic.js';
@@ -27,6 +27,7 @@ let producer: Producer;
 let dir: string;
 let release: (() => void) | undefined;
 let stub: StubJudge;
+const oracle = createOracle();
 
 async function serve(name: string, topic: string, groupId: string, extra: Partial<Parameters<typeof writeServeConfig>[2]> = {}): Promise<{ child: CliChild; jsonl: string }> {
   const jsonl = join(dir, `${name}.jsonl`);
@@ -82,6 +83,7 @@ describe.skipIf(!haveBroker).sequential('tracejudge serve with the Kafka source 
     await Promise.all(children.map((c) => c.kill()));
     await producer?.disconnect();
     await stub?.close();
+    await oracle.close();
     rmSync(dir, { recursive: true, force: true });
     release?.();
   });
@@ -91,7 +93,7 @@ describe.skipIf(!haveBroker).sequential('tracejudge serve with the Kafka source 
   it('scores Collector-style protobuf messages of real AI SDK spans; poison messages go to the DLQ and the partition keeps flowing', async () => {
     await createTopic(kafka, topicA, 3);
     const traces = fixtureTraces('serve-a', 25);
-    const expected = await expectedRecords(traces);
+    const expected = await oracle.expectedRecords(traces);
     expect(expected.length).toBeGreaterThan(50);
     const groupA = uniqueName('g-a');
     const { child, jsonl } = await serve('a', topicA, groupA);
@@ -168,7 +170,7 @@ describe.skipIf(!haveBroker).sequential('tracejudge serve with the Kafka source 
     const groupId = uniqueName('g-crash');
     await createTopic(kafka, topic, 4);
     const traces = fixtureTraces('crash', 60);
-    const expected = await expectedRecords(traces);
+    const expected = await oracle.expectedRecords(traces);
     const messages = collectorMessages(traces, 2);
     const jsonl = join(dir, 'crash.jsonl');
     const config = writeServeConfig(join(dir, 'crash.yaml'), brokers, { topic, groupId, jsonl, decisionWaitMs: 400 });
@@ -218,8 +220,8 @@ describe.skipIf(!haveBroker).sequential('tracejudge serve with the Kafka source 
       const a2 = last(p2.child);
       return a1.length === 3 && a2.length === 3 && new Set([...a1, ...a2]).size === 6 ? { a1, a2 } : undefined;
     });
-    const expectedFirst = await expectedRecords(firstHalf);
-    const expectedAll = await expectedRecords(traces);
+    const expectedFirst = await oracle.expectedRecords(firstHalf);
+    const expectedAll = await oracle.expectedRecords(traces);
     await produce(producer, topic, collectorMessages(firstHalf));
     const union = (): ScoreRecord[] => [...readJsonl(p1.jsonl), ...readJsonl(p2.jsonl)];
     await allScored(union, expectedFirst, 30_000);
@@ -260,7 +262,7 @@ describe.skipIf(!haveBroker).sequential('tracejudge serve with the Kafka source 
     const judge = { baseURL: stub.baseURL, apiKey: 'sk-kafka-bp-test', model: 'stub-judge', maxRetries: 0, timeoutMs: 10_000, concurrency: 2 };
     const scorers = { hallucination: { type: 'hallucination', threshold: 0.5, reason: 'on-fail' } };
     const sampling = { default: { rate: 1 } };
-    const expected = await expectedRecords(traces, { judge, scorers, sampling });
+    const expected = await oracle.expectedRecords(traces, { judge, scorers, sampling });
     expect(expected.length).toBeGreaterThan(10);
     expect(expected.every((r) => r.score !== undefined)).toBe(true);
 
@@ -303,7 +305,7 @@ describe.skipIf(!haveBroker).sequential('tracejudge serve with the Kafka source 
   it('replays a topic offline: score --kafka TOPIC --from-beginning --until-end prints every record once, in its own group', async () => {
     // topicA holds 25 traces and 2 poison messages from the first case; its live group committed everything.
     const traces = fixtureTraces('serve-a', 25);
-    const expected = await expectedRecords(traces);
+    const expected = await oracle.expectedRecords(traces);
     const config = join(dir, 'replay.yaml');
     writeFileSync(config, `sources:\n  kafka: { brokers: ${JSON.stringify(brokers)}, initialOffset: latest }\nemit: { prometheus: { enabled: false } }\n`);
     const replay = new CliChild(['score', '-c', config, '--kafka', topicA, '--from-beginning', '--until-end'], childEnv());

@@ -3,7 +3,8 @@ import type { Kafka } from 'kafkajs';
 import { createKafkaSource, type KafkaSource, type KafkaSourceConfig } from '../../src/ingest/kafka/source.js';
 import type { OfferResult, SpanBatch, SpanSink } from '../../src/ingest/sink.js';
 import { acquireBrokerLock } from './broker-lock.js';
-import { brokers, createTopic, haveBroker, kafkaClient, traceMessages, uniqueName, waitFor } from './helpers.js';
+import { componentSettings } from '../../src/component.js';
+import { brokers, createTopic, haveBroker, kafkaClient, shutdownSource, startSource, traceMessages, uniqueName, waitFor } from './helpers.js';
 
 /** A sink that records batches; it can refuse the next N offers and holds settles until told. */
 class RecordingSink implements SpanSink {
@@ -58,7 +59,7 @@ describe.skipIf(!haveBroker)('Kafka source on a real broker', () => {
     kafka = kafkaClient();
   }, 320_000);
   afterAll(async () => {
-    for (const s of sources) await s.shutdown(Date.now() + 5000);
+    for (const s of sources) await shutdownSource(s, Date.now() + 5000);
     release?.();
   });
 
@@ -73,9 +74,9 @@ describe.skipIf(!haveBroker)('Kafka source on a real broker', () => {
 
     const sink = new RecordingSink();
     sink.autoSettle = false;
-    const source = createKafkaSource({ config: sourceConfig(topic, groupId), sink });
+    const source = createKafkaSource({ config: sourceConfig(topic, groupId), sink, settings: componentSettings() });
     sources.push(source);
-    await source.start();
+    await startSource(source);
     await waitFor(() => sink.batches.length === 3, 30_000, 'three messages');
     expect(sink.spanIds().size).toBe(6);
     expect(sink.batches.every((b) => b.source === 'kafka' && b.spans.every((s) => s.traceId === traceId))).toBe(true);
@@ -91,7 +92,7 @@ describe.skipIf(!haveBroker)('Kafka source on a real broker', () => {
     sink.batches[1]?.onSettled?.();
     await source.commit();
     expect(await committedTotal(kafka, groupId, topic)).toBe(3);
-    await source.shutdown(Date.now() + 5000);
+    await shutdownSource(source, Date.now() + 5000);
     await producer.disconnect();
   });
 
@@ -112,9 +113,9 @@ describe.skipIf(!haveBroker)('Kafka source on a real broker', () => {
       ],
     });
     const sink = new RecordingSink();
-    const source = createKafkaSource({ config: sourceConfig(topic, groupId), sink });
+    const source = createKafkaSource({ config: sourceConfig(topic, groupId), sink, settings: componentSettings() });
     sources.push(source);
-    await source.start();
+    await startSource(source);
     await waitFor(() => sink.batches.length === 1, 30_000, 'the good message');
     expect(source.stats().deadLetters).toBe(2);
 
@@ -138,7 +139,7 @@ describe.skipIf(!haveBroker)('Kafka source on a real broker', () => {
     expect(dlq[1]?.headers['tracejudge.source.offset']).toBe('1');
     await source.commit();
     expect(await committedTotal(kafka, groupId, topic)).toBe(3);
-    await source.shutdown(Date.now() + 5000);
+    await shutdownSource(source, Date.now() + 5000);
     await producer.disconnect();
   });
 
@@ -156,15 +157,15 @@ describe.skipIf(!haveBroker)('Kafka source on a real broker', () => {
     }
     const sink = new RecordingSink();
     sink.refuseNext = 3;
-    const source = createKafkaSource({ config: sourceConfig(topic, groupId), sink });
+    const source = createKafkaSource({ config: sourceConfig(topic, groupId), sink, settings: componentSettings() });
     sources.push(source);
-    await source.start();
+    await startSource(source);
     await waitFor(() => sink.batches.length === 10, 30_000, 'all ten messages after the pauses');
     expect(sink.refused).toBe(3);
     expect(source.stats().pauses).toBe(3);
     expect(new Set(sink.batches.flatMap((b) => b.spans.map((s) => s.traceId)))).toEqual(ids);
     expect(sink.spanIds().size).toBe(30);
-    await source.shutdown(Date.now() + 5000);
+    await shutdownSource(source, Date.now() + 5000);
     await producer.disconnect();
   });
 
@@ -183,9 +184,9 @@ describe.skipIf(!haveBroker)('Kafka source on a real broker', () => {
     await producer.disconnect();
     const sink = new RecordingSink();
     sink.autoSettle = false;
-    const source = createKafkaSource({ config: sourceConfig(topic, groupId), sink });
+    const source = createKafkaSource({ config: sourceConfig(topic, groupId), sink, settings: componentSettings() });
     sources.push(source);
-    await source.start();
+    await startSource(source);
     await waitFor(() => sink.batches.length === 6, 30_000, 'six messages');
 
     // A second member joins: an eager rebalance, after which each member owns one partition and the first
@@ -209,7 +210,7 @@ describe.skipIf(!haveBroker)('Kafka source on a real broker', () => {
     } finally {
       await other.disconnect();
     }
-    await source.shutdown(Date.now() + 5000);
+    await shutdownSource(source, Date.now() + 5000);
   });
 });
 

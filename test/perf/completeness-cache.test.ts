@@ -1,7 +1,7 @@
 /** Completeness memoises compromise elements per text: bounded, and scores identical with or without it. */
 import { describe, expect, it } from 'vitest';
 import { ElementCache } from '../../src/scorers/code/completeness/element-cache.js';
-import { createCompletenessScorer, elementCache, extractElements } from '../../src/scorers/code/completeness/index.js';
+import { createCompletenessScorer, extractElements } from '../../src/scorers/code/completeness/index.js';
 
 const user = (content: string) => ({ role: 'user', content });
 const assistant = (content: string) => ({ role: 'assistant', content });
@@ -48,7 +48,8 @@ describe('completeness with the element cache', () => {
   ];
 
   it('gives the same scores and elements cold and warm', async () => {
-    const scorer = createCompletenessScorer();
+    const elementCache = new ElementCache();
+    const scorer = createCompletenessScorer({ cache: elementCache });
     const cold: unknown[] = [];
     for (const r of runs) {
       elementCache.clear();

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { compactAttributes, NO_EVENTS, shareTraceIds, statusOf, UNSET_STATUS } from '../../src/ingest/otlp/compact.js';
 import { decodeTraceRequestJson, decodeTraceRequestProto } from '../../src/ingest/otlp/decode.js';
-import { OtlpTypes } from '../../src/otlp/descriptor.js';
+import { otlp } from '../../src/otlp/descriptor.js';
 import { bytesToHex } from '../../src/ingest/otlp/hex.js';
 import type { Attributes, Span } from '../../src/model/span.js';
 
@@ -31,7 +31,7 @@ function request(attributeCount: number, withStatus: boolean): Record<string, un
 }
 
 function protoOf(json: Record<string, unknown>): Uint8Array {
-  const type = OtlpTypes.ExportTraceServiceRequest;
+  const type = otlp().types.ExportTraceServiceRequest;
   const spans = (json.resourceSpans as Array<{ scopeSpans: Array<{ spans: Array<Record<string, unknown>> }> }>)[0]?.scopeSpans[0]?.spans ?? [];
   const b64 = (hex: string): string => Buffer.from(hex, 'hex').toString('base64');
   const withBytes = { ...json, resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 's' }, spans: spans.map((s) => ({ ...s, traceId: b64(s.traceId as string), spanId: b64(s.spanId as string), parentSpanId: b64(s.parentSpanId as string) })) }] }] };

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { capText } from '../../src/extract/hygiene.js';
 import { rfc3339 } from '../../src/extract/runs.js';
-import { parseJsonish, stringify, toPlain, withParseCache } from '../../src/extract/values.js';
+import { buildSpanTree } from '../../src/extract/tree.js';
+import { parseJsonish, stringify, toPlain } from '../../src/extract/values.js';
 
 /** The original bigint-division formatting. */
 function referenceRfc3339(ns: bigint): string {
@@ -80,25 +81,26 @@ describe('stringify', () => {
   });
 });
 
-describe('withParseCache', () => {
+describe('the per-trace parse cache (SpanTree.json)', () => {
   const text = '{"role":"user","content":"hello"}';
+  const traceCache = () => buildSpanTree('t1', []).json;
 
-  it('parses a text once per scope and shares the value; outside a scope every call parses', () => {
-    const [a, b] = withParseCache(() => [parseJsonish(text), parseJsonish(`${text}`)]);
+  it('parses a text once per trace and shares the value; without the cache every call parses', () => {
+    const cache = traceCache();
+    const [a, b] = [parseJsonish(text, cache), parseJsonish(`${text}`, cache)];
     expect(a).toEqual({ role: 'user', content: 'hello' });
     expect(b).toBe(a);
     expect(parseJsonish(text)).not.toBe(parseJsonish(text));
-    expect(withParseCache(() => parseJsonish(text))).not.toBe(a);
+    expect(parseJsonish(text, traceCache())).not.toBe(a);
   });
 
-  it('keeps one cache through nested scopes and returns non-JSON text unchanged', () => {
-    withParseCache(() => {
-      const outer = parseJsonish(text);
-      expect(withParseCache(() => parseJsonish(text))).toBe(outer);
-      expect(parseJsonish('{not json')).toBe('{not json');
-      expect(parseJsonish('{not json')).toBe('{not json');
-      expect(parseJsonish('plain')).toBe('plain');
-    });
+  it('keeps one cache across every use within the trace and returns non-JSON text unchanged', () => {
+    const cache = traceCache();
+    const outer = parseJsonish(text, cache);
+    expect(parseJsonish(text, cache)).toBe(outer);
+    expect(parseJsonish('{not json', cache)).toBe('{not json');
+    expect(parseJsonish('{not json', cache)).toBe('{not json');
+    expect(parseJsonish('plain', cache)).toBe('plain');
   });
 });
 

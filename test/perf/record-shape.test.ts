@@ -5,15 +5,22 @@
 import { describe, expect, it } from 'vitest';
 import { evaluationIdFor } from '../../src/emit/evaluation-id.js';
 import { extractAgentRunContexts } from '../../src/extract/extract.js';
-import type { ConfiguredScorer } from '../../src/pipeline/configured-scorer.js';
-import { evaluate, inSpecOrder } from '../../src/pipeline/evaluate.js';
+import { Evaluator, inSpecOrder, type EvaluateArgs } from '../../src/pipeline/evaluate.js';
 import { createScorer } from '../../src/scorers/core/scorer.js';
+import type { ConfiguredScorer } from '../../src/scorers/descriptor.js';
+import { Secrets } from '../../src/telemetry/log.js';
 import { fixtureTrace } from '../pipeline/helpers.js';
 
 const SPEC_ORDER = ['evaluationId', 'traceId', 'spanId', 'agentName', 'scorer', 'score', 'label', 'threshold', 'reason', 'samplingRate', 'judgeModel', 'durationMs', 'timestamp', 'source', 'error', 'startTime'];
 
 function configured(over: Partial<ConfiguredScorer>, scorer: ConfiguredScorer['scorer']): ConfiguredScorer {
-  return { name: 'probe', type: 'probe', kind: 'code', lowerIsBetter: false, threshold: 0.5, reason: 'always', needsGroundTruth: false, input: 'agent', scorer, ...over };
+  return { name: 'probe', type: 'probe', kind: 'code', direction: 'higher', threshold: 0.5, reason: 'always', needsGroundTruth: false, input: 'agent', samplingKey: 'probe', scorer, ...over };
+}
+
+/** One evaluation on its own clock (`now`) with no secrets. */
+function evaluate(args: EvaluateArgs & { now: () => number }) {
+  const { now, ...rest } = args;
+  return new Evaluator({ now, secrets: new Secrets() }).evaluate(rest);
 }
 
 describe('evaluate record shape', () => {
@@ -25,7 +32,7 @@ describe('evaluate record shape', () => {
     return () => (t += 7);
   };
 
-  it('a scored record: SPEC order, every value, reason kept, judge model only when set', async () => {
+  it('a scored record: documented field order, every value, reason kept, judge model only when set', async () => {
     const scorer = createScorer({ id: 'probe', description: 'probe' })
       .generateScore(() => 0.25)
       .generateReason(({ score }) => `score ${score}`);
@@ -55,7 +62,7 @@ describe('evaluate record shape', () => {
     }
   });
 
-  it('an error record: no score or label, the error, SPEC order', async () => {
+  it('an error record: no score or label, the error, documented field order', async () => {
     const scorer = createScorer({ id: 'probe', description: 'probe' }).generateScore(() => {
       throw new Error('boom');
     });

@@ -1,7 +1,8 @@
 /** Helpers for pipeline tests: fixture traces and an in-memory emitter. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { EmitResult, Emitter, ScoreRecord } from '../../src/model/score-record.js';
+import type { ScoreRecord } from '../../src/model/score-record.js';
+import type { EmitResult, Emitter } from '../../src/emit/emitter.js';
 import { decodeTraceRequestJson } from '../../src/ingest/otlp/decode.js';
 import type { Trace } from '../../src/model/span.js';
 
@@ -15,6 +16,9 @@ export function fixtureTrace(name: string): Trace {
 export class MemoryEmitter implements Emitter {
   readonly name = 'memory';
   records: ScoreRecord[] = [];
+  start(): Promise<void> {
+    return Promise.resolve();
+  }
   emit(records: readonly ScoreRecord[]): Promise<EmitResult> {
     this.records.push(...records);
     return Promise.resolve({ code: 'success' });

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createScorer } from '../../src/scorers/core/scorer.js';
 import { createContentSimilarityScorer } from '../../src/scorers/code/content-similarity/index.js';
 import { createPipeline } from '../../src/pipeline/pipeline.js';
-import type { ConfiguredScorer } from '../../src/pipeline/configured-scorer.js';
+import type { ConfiguredScorer } from '../../src/scorers/descriptor.js';
+import { componentSettings } from '../../src/component.js';
 import { createSamplingPolicy } from '../../src/sampling/policy.js';
 import { evaluationIdFor } from '../../src/emit/evaluation-id.js';
 import { extractAgentRunContexts } from '../../src/extract/extract.js';
@@ -15,11 +16,12 @@ const similarity: ConfiguredScorer = {
   name: 'similarity',
   type: 'content-similarity',
   kind: 'code',
-  lowerIsBetter: false,
+  direction: 'higher',
   threshold: 0.5,
   reason: 'on-fail',
   needsGroundTruth: false,
   input: 'agent',
+  samplingKey: 'similarity',
   scorer: createContentSimilarityScorer(),
 };
 
@@ -29,12 +31,13 @@ function gatedJudge(name: string, gate: Promise<void>, score = 0.8): ConfiguredS
     name,
     type: 'test-judge',
     kind: 'judge',
-    lowerIsBetter: true,
+    direction: 'lower',
     threshold: 0.5,
     reason: 'on-fail',
     needsGroundTruth: false,
     judgeModel: 'stub-model',
     input: 'agent',
+    samplingKey: name,
     scorer: createScorer({ id: name, description: 'test' }).generateScore(async () => {
       await gate;
       return score;
@@ -48,7 +51,7 @@ describe('pipeline', () => {
     const runs = extractAgentRunContexts(trace);
     expect(runs.length).toBe(1);
     const emitter = new MemoryEmitter();
-    const pipeline = createPipeline({ scorers: [similarity, gatedJudge('hallucination', Promise.resolve())], emitter, source: 'otlp', judgeConcurrency: 2, maxQueuedJudgeEvaluations: 10 });
+    const pipeline = createPipeline({ scorers: [similarity, gatedJudge('hallucination', Promise.resolve())], emitter, source: 'otlp', judgeConcurrency: 2, maxQueuedJudgeEvaluations: 10, settings: componentSettings() });
     await pipeline.handleTrace({ ...trace, source: 'otlp' });
     expect(emitter.records.map((r) => r.scorer).sort()).toEqual(['hallucination', 'similarity']);
     const run = runs[0]?.run;
@@ -77,6 +80,7 @@ describe('pipeline', () => {
       source: 'file',
       judgeConcurrency: 1,
       maxQueuedJudgeEvaluations: 10,
+      settings: componentSettings(),
     });
     await pipeline.handleTrace(trace);
     expect(emitter.records).toEqual([]);
@@ -92,7 +96,7 @@ describe('pipeline', () => {
         throw new Error('judge exploded');
       }),
     };
-    const pipeline = createPipeline({ scorers: [similarity, broken], emitter, source: 'file', judgeConcurrency: 1, maxQueuedJudgeEvaluations: 10 });
+    const pipeline = createPipeline({ scorers: [similarity, broken], emitter, source: 'file', judgeConcurrency: 1, maxQueuedJudgeEvaluations: 10, settings: componentSettings() });
     await pipeline.handleTrace(trace);
     const err = emitter.records.find((r) => r.scorer === 'broken');
     expect(err?.score).toBeUndefined();
@@ -104,7 +108,7 @@ describe('pipeline', () => {
     let open!: () => void;
     const gate = new Promise<void>((r) => (open = r));
     const emitter = new MemoryEmitter();
-    const pipeline = createPipeline({ scorers: [gatedJudge('hallucination', gate)], emitter, source: 'file', judgeConcurrency: 1, maxQueuedJudgeEvaluations: 1 });
+    const pipeline = createPipeline({ scorers: [gatedJudge('hallucination', gate)], emitter, source: 'file', judgeConcurrency: 1, maxQueuedJudgeEvaluations: 1, settings: componentSettings() });
     const traces = ['aisdk6-two-tools', 'aisdk6-rag', 'aisdk6-tool-error'].map(fixtureTrace);
     const done = Promise.all(traces.map((t) => pipeline.handleTrace(t)));
     await new Promise((r) => setTimeout(r, 20));
@@ -142,6 +146,7 @@ describe('pipeline policies', () => {
       source: 'file',
       judgeConcurrency: 4,
       maxQueuedJudgeEvaluations: 10,
+      settings: componentSettings(),
     });
     await pipeline.handleTrace(trace);
     const by = new Map(emitter.records.map((r) => [r.scorer, r]));
@@ -156,7 +161,7 @@ describe('pipeline policies', () => {
     const trace = fixtureTrace('aisdk6-two-tools');
     const marked = { ...trace, spans: trace.spans.map((s) => ({ ...s, attributes: { ...s.attributes, 'tracejudge.judge': true } })) };
     const emitter = new MemoryEmitter();
-    const pipeline = createPipeline({ scorers: [similarity], emitter, source: 'file', judgeConcurrency: 1, maxQueuedJudgeEvaluations: 1 });
+    const pipeline = createPipeline({ scorers: [similarity], emitter, source: 'file', judgeConcurrency: 1, maxQueuedJudgeEvaluations: 1, settings: componentSettings() });
     await pipeline.handleTrace(marked);
     expect(emitter.records).toEqual([]);
     expect(pipeline.stats().selfRuns).toBe(1);
@@ -165,7 +170,7 @@ describe('pipeline policies', () => {
   it('a spent judge budget runs the configured fallback code scorer, and skip is counted', async () => {
     const economics = createJudgeEconomics(
       economicsSection.parse({ budgets: [{ scorer: 'hallucination', perHour: { requests: 1 }, fallback: 'similarity' }, { scorer: 'toxicity', perHour: { requests: 1 } }] }),
-      () => Date.UTC(2026, 0, 1, 10),
+      { now: () => Date.UTC(2026, 0, 1, 10) },
     );
     const charging = (name: string): ConfiguredScorer => ({
       ...gatedJudge(name, Promise.resolve(), 0.1),
@@ -185,6 +190,7 @@ describe('pipeline policies', () => {
       source: 'file',
       judgeConcurrency: 1,
       maxQueuedJudgeEvaluations: 10,
+      settings: componentSettings(),
     });
     await pipeline.handleTrace(fixtureTrace('aisdk6-two-tools'));
     expect(emitter.records.map((r) => r.scorer).sort()).toEqual(['hallucination', 'toxicity']);
@@ -220,6 +226,7 @@ describe('adaptive boost', () => {
         source: 'file',
         judgeConcurrency: 1,
         maxQueuedJudgeEvaluations: 10,
+        settings: componentSettings(),
       });
       await pipeline.handleTrace(fixtureTrace('aisdk6-two-tools'));
       return { records: emitter.records, stats: pipeline.stats() };

@@ -12,7 +12,7 @@ import { DecodeError } from '../../src/errors.js';
 import { deadLetterHeaders } from '../../src/ingest/kafka/dead-letter.js';
 import { decodeKafkaValue } from '../../src/ingest/kafka/decode-message.js';
 import { decodeTraceRequestJson, decodeTraceRequestProto } from '../../src/ingest/otlp/decode.js';
-import { OtlpTypes } from '../../src/otlp/descriptor.js';
+import { otlp } from '../../src/otlp/descriptor.js';
 import { post, RawGrpcClient } from './helpers/clients.js';
 import { BadPayloads, gzipBomb, type BadPayload } from './helpers/fuzz-payloads.js';
 import { MemorySampler, mib } from './helpers/memory.js';
@@ -46,7 +46,7 @@ function rejectedSpansOf(body: Buffer, json: boolean): number {
     const o = JSON.parse(body.toString('utf8')) as { partialSuccess?: { rejectedSpans?: string | number } };
     return Number(o.partialSuccess?.rejectedSpans ?? 0);
   }
-  const o = OtlpTypes.ExportTraceServiceResponse.toObject(OtlpTypes.ExportTraceServiceResponse.decode(body), { longs: Number }) as { partialSuccess?: { rejectedSpans?: number } };
+  const o = otlp().types.ExportTraceServiceResponse.toObject(otlp().types.ExportTraceServiceResponse.decode(body), { longs: Number }) as { partialSuccess?: { rejectedSpans?: number } };
   return Number(o.partialSuccess?.rejectedSpans ?? 0);
 }
 
@@ -73,7 +73,7 @@ describe('fuzzing the OTLP endpoints and the Kafka decoder', () => {
   afterAll(async () => {
     memory.stop();
     grpcClient.close();
-    await s.service.stop();
+    await s.service.shutdown();
   });
 
   async function sendValid(channel: 'http-json' | 'http-proto' | 'grpc'): Promise<void> {

@@ -69,7 +69,7 @@ describe(`judge outage (${OUTAGE_MS} ms: 429 with Retry-After, then 500, then ha
   });
 
   afterAll(async () => {
-    await s.service.stop();
+    await s.service.shutdown();
     await stub.close();
   });
 

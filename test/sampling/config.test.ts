@@ -13,7 +13,7 @@ function issues(sampling: unknown): { path: string; message: string }[] {
 }
 
 describe('sampling config section', () => {
-  it('accepts the SPEC §4 example and a full config', () => {
+  it('accepts the docs/configuration.md example and a full config', () => {
     expect(issues({ default: { rate: 0.1 }, agents: { 'support-agent': { rate: 1.0 }, 'billing-*': { rate: 0.5, scorers: { hallucination: 1.0 } } } })).toEqual([]);
     expect(
       issues({

@@ -7,7 +7,7 @@ describe('hashToUnitInterval', () => {
     ['0af7651916cd43dd8448eb211c80319c', 0.08580714096926556],
     ['run-1', 0.30624127292746905],
     ['abc', 0.7283949105903993],
-  ])('u(%s) = %s (SPEC §4, SCORERS §10.3 vectors)', (key, want) => {
+  ])('u(%s) = %s (docs/configuration.md)', (key, want) => {
     expect(hashToUnitInterval(key)).toBe(want);
   });
 

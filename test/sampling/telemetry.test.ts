@@ -2,7 +2,8 @@ import { MeterProvider, MetricReader, type DataPoint } from '@opentelemetry/sdk-
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import { createSamplingPolicy } from '../../src/sampling/policy.js';
-import { useMeter } from '../../src/telemetry/instruments.js';
+import { componentSettings } from '../../src/component.js';
+import { Telemetry } from '../../src/telemetry/instruments.js';
 import { makeInput } from './helpers.js';
 
 class TestReader extends MetricReader {
@@ -16,7 +17,7 @@ class TestReader extends MetricReader {
 
 const reader = new TestReader();
 const provider = new MeterProvider({ readers: [reader] });
-useMeter(provider.getMeter('test'));
+const settings = componentSettings({ telemetry: new Telemetry(provider.getMeter('test')) });
 afterAll(() => provider.shutdown());
 
 describe('tracejudge.sampling.decisions', () => {
@@ -26,7 +27,7 @@ describe('tracejudge.sampling.decisions', () => {
       '<test>',
       {},
     ).sampling;
-    const p = createSamplingPolicy(s, {}, 0);
+    const p = createSamplingPolicy(s, {}, 0, settings);
     p.decide(makeInput({ run: { status: 'error' } }), 0); // sampled rule:errors
     p.decide(makeInput(), 0); // not_sampled rate:0
     p.decide(makeInput(), 0); // not_sampled rate:0

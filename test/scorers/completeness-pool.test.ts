@@ -2,7 +2,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { ElementPool } from '../../src/scorers/code/completeness/element-pool.js';
 import { parseElements } from '../../src/scorers/code/completeness/elements.js';
-import { createCompletenessScorer, elementCache } from '../../src/scorers/code/completeness/index.js';
+import { ElementCache } from '../../src/scorers/code/completeness/element-cache.js';
+import { createCompletenessScorer } from '../../src/scorers/code/completeness/index.js';
 import { ScorerRunError } from '../../src/scorers/core/errors.js';
 
 const user = (content: string) => ({ role: 'user', content });
@@ -50,23 +51,25 @@ describe('completeness scorer with workers', () => {
   ];
 
   it('gives the parity scores and the same preprocess results as the event-loop scorer', async () => {
-    const inline = createCompletenessScorer();
-    const pooled = createCompletenessScorer({ workers: 2 });
-    const results = async (s: typeof inline) => {
+    const inlineCache = new ElementCache();
+    const pooledCache = new ElementCache();
+    const inline = createCompletenessScorer({ cache: inlineCache });
+    const pooled = createCompletenessScorer({ workers: 2, cache: pooledCache });
+    const results = async (s: typeof inline, elementCache: ElementCache) => {
       elementCache.clear();
       const out: unknown[] = [];
       for (const r of await Promise.all(runs.map((x) => s.run(x)))) out.push([r.score, r.preprocessStepResult]);
       return out;
     };
-    const a = await results(inline);
-    const b = await results(pooled);
+    const a = await results(inline, inlineCache);
+    const b = await results(pooled, pooledCache);
     expect(b).toEqual(a);
     expect(a.map((x) => (x as unknown[])[0])).toEqual([0.625, 0, 1]);
   });
 
   it('parses a text that several runs need at once only once', async () => {
-    elementCache.clear();
-    const pooled = createCompletenessScorer({ workers: 1 });
+    const elementCache = new ElementCache();
+    const pooled = createCompletenessScorer({ workers: 1, cache: elementCache });
     const same = { input: { inputMessages: [user('Please refund order 1234, it arrived broken')] }, output: [assistant('I have refunded order 1234.')] };
     await Promise.all([pooled.run(same), pooled.run(same), pooled.run(same)]);
     expect(elementCache.misses).toBe(2);

@@ -5,35 +5,33 @@
  * on stdout.
  */
 import { ConfigError } from '../../errors.js';
-import { effectiveScorerSection, judgeRequirementIssues } from '../../pipeline/from-config.js';
-import { explainSampling } from '../../sampling/explain.js';
 import { judgeEnabled, resolveJudgeSettings } from '../../judge/settings.js';
-import { getScorerType } from '../../scorers/registry.js';
+import { explainSampling } from '../../sampling/explain.js';
+import { effectiveScorerSection, judgeRequirementIssues } from '../../service/scorers.js';
+import type { CliContext } from '../context.js';
 import { loadCliConfig } from '../load-cli-config.js';
-import { writeError, writeRecord } from '../output.js';
 import { configOption, parseCommandArgs, usageError } from '../usage.js';
 
-export function checkConfigCommand(args: readonly string[]): Promise<number> {
+export async function checkConfigCommand(args: readonly string[], cli: CliContext): Promise<number> {
   const { values, positionals } = parseCommandArgs('check-config', args, { ...configOption, 'explain-sampling': { type: 'string' } });
   if (positionals.length > 0) throw usageError(`check-config: unexpected argument ${JSON.stringify(positionals[0])} (use -c FILE)`);
   try {
-    const { config, path } = loadCliConfig(values.config);
-    const missing = judgeRequirementIssues(config);
+    const { config, path, scorers } = loadCliConfig(values.config, cli);
+    const judgeOn = judgeEnabled(resolveJudgeSettings(config.judge));
+    const missing = judgeRequirementIssues(config, scorers, judgeOn);
     if (missing.length > 0) throw new ConfigError(path ?? '<defaults>', missing);
-    writeError(`${path ?? '<defaults>'}: config is valid`);
+    cli.output.error(`${path ?? '<defaults>'}: config is valid`);
     const agent = values['explain-sampling'];
     if (agent !== undefined) {
-      const judgeOn = judgeEnabled(resolveJudgeSettings(config.judge));
-      const section = effectiveScorerSection(config, judgeOn ? 'judge' : undefined);
+      const section = effectiveScorerSection(config, judgeOn);
       const kinds: Record<string, 'code' | 'judge'> = {};
-      for (const [name, entry] of Object.entries(section)) kinds[name] = getScorerType(entry.type)?.kind ?? 'judge';
-      const explained = explainSampling({ ...config, scorers: section }, agent, kinds);
-      for (const line of explained) writeRecord(line);
+      for (const [name, entry] of Object.entries(section)) kinds[name] = scorers.kindOf(entry.type);
+      for (const line of explainSampling({ ...config, scorers: section }, agent, kinds)) await cli.output.record(line);
     }
-    return Promise.resolve(0);
+    return 0;
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    for (const issue of err.issues) writeError(`${err.file}: ${issue.path || '(root)'}: ${issue.message}`);
-    return Promise.resolve(2);
+    for (const issue of err.issues) cli.output.error(`${err.file}: ${issue.path || '(root)'}: ${issue.message}`);
+    return 2;
   }
 }

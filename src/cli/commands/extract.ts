@@ -1,24 +1,39 @@
 /**
- * `tracejudge extract [-c FILE] [--explain] FILE...`: prints every agent run found (SPEC §5), one JSON
- * object per line on stdout. `--explain` also writes, per trace, which conventions and spans were seen
- * and why no run was found, as text lines on stderr (stdout keeps only records).
+ * `tracejudge extract [-c FILE] [--explain] FILE...`: prints every agent run found, one JSON object per
+ * line on stdout (the shape is in docs/records.md). `--explain` also writes, per trace, which conventions
+ * and spans were seen and why no run was found, as text lines on stderr (stdout keeps only records).
  */
-import { extractTraces } from '../../extract/extract.js';
-import { loadCliConfig } from '../load-cli-config.js';
-import { assembleFiles } from '../offline.js';
-import { writeError, writeRecord } from '../output.js';
-import { configOption, parseCommandArgs } from '../usage.js';
+import { ErrorCodes, TracejudgeError } from '../../errors.js';
 import { explainText } from '../../extract/explain.js';
+import { extractTraces } from '../../extract/extract.js';
+import { buildService } from '../../service/build.js';
+import { createSettings } from '../../service/settings.js';
+import type { CliContext } from '../context.js';
+import { loadCliConfig } from '../load-cli-config.js';
+import { configOption, parseCommandArgs, usageError } from '../usage.js';
 
-export async function extractCommand(args: readonly string[]): Promise<number> {
+export async function extractCommand(args: readonly string[], cli: CliContext): Promise<number> {
   const { values, positionals } = parseCommandArgs('extract', args, { ...configOption, explain: { type: 'boolean' } });
-  const { config } = loadCliConfig(values.config);
-  await assembleFiles('extract', positionals, config, (trace) => {
-    for (const t of extractTraces(trace, config.extract)) {
-      for (const c of t.contexts) writeRecord(JSON.stringify(c.run));
-      if (values.explain) writeError(explainText(t.explanation));
-    }
-    return Promise.resolve();
+  const { config, scorers } = loadCliConfig(values.config, cli);
+  if (positionals.length === 0) throw usageError('extract: no input files (use - for stdin)');
+  const settings = createSettings(config, { logger: cli.logger, secrets: cli.secrets, scorers, prometheus: false });
+  const service = await buildService(config, settings, {
+    source: { kind: 'files', paths: positionals },
+    handleTrace: async (trace) => {
+      for (const t of extractTraces(trace, config.extract)) {
+        for (const c of t.contexts) await cli.output.record(JSON.stringify(c.run));
+        if (values.explain) cli.output.error(explainText(t.explanation));
+      }
+    },
   });
+  try {
+    await service.start();
+    await service.done();
+    await service.drain();
+  } finally {
+    await service.shutdown();
+  }
+  const { handlerErrors, tracesAssembled } = service.assembler.stats;
+  if (handlerErrors > 0) throw new TracejudgeError(ErrorCodes.SCORER_FAILED, `extract: ${handlerErrors} of ${tracesAssembled} traces failed (see the log)`);
   return 0;
 }

@@ -3,17 +3,21 @@
  * exits 0 within `telemetry.shutdownTimeoutMs` (1 when the deadline passes first).
  */
 import { errorMessage } from '../../errors.js';
-import { logger } from '../../telemetry/log.js';
-import { startService } from '../../service.js';
+import { buildService } from '../../service/build.js';
+import { createSettings } from '../../service/settings.js';
+import type { CliContext } from '../context.js';
 import { loadCliConfig } from '../load-cli-config.js';
 import { configOption, parseCommandArgs, usageError } from '../usage.js';
 
-export async function serveCommand(args: readonly string[]): Promise<number> {
+export async function serveCommand(args: readonly string[], cli: CliContext): Promise<number> {
   const { values, positionals } = parseCommandArgs('serve', args, configOption);
   if (positionals.length > 0) throw usageError(`serve: unexpected argument ${JSON.stringify(positionals[0])}`);
-  const { config, path } = loadCliConfig(values.config);
+  const { config, path, scorers } = loadCliConfig(values.config, cli);
+  const { logger } = cli;
   logger.info({ config: path ?? '<defaults>' }, 'starting tracejudge serve');
-  const service = await startService(config, path ? { configPath: path } : {});
+  const settings = createSettings(config, { logger, secrets: cli.secrets, scorers });
+  const service = await buildService(config, settings, { source: { kind: 'configured' }, ...(path ? { configPath: path } : {}) });
+  await service.start();
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
     process.once('SIGINT', () => resolve('SIGINT'));
@@ -23,14 +27,16 @@ export async function serveCommand(args: readonly string[]): Promise<number> {
   const again = (s: NodeJS.Signals): void => logger.warn({ signal: s }, 'already shutting down; waiting for the deadline');
   process.on('SIGTERM', again);
   process.on('SIGINT', again);
+  // Every component honours the deadline; the timer is the safety net for one that would not.
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<'deadline'>((resolve) => {
-    timer = setTimeout(() => resolve('deadline'), deadlineMs);
+    timer = setTimeout(() => resolve('deadline'), deadlineMs + 1000);
   });
   try {
-    const outcome = await Promise.race([service.stop(Date.now() + deadlineMs - 250).then(() => 'stopped' as const), deadline]);
-    if (outcome === 'deadline') {
-      logger.error({ shutdownTimeoutMs: deadlineMs }, 'shutdown did not finish within telemetry.shutdownTimeoutMs');
+    const outcome = await Promise.race([service.shutdown(Date.now() + deadlineMs), deadline]);
+    if (outcome === 'deadline' || !outcome.complete) {
+      const left = outcome === 'deadline' ? {} : { unfinishedTraces: outcome.unfinishedTraces, pendingEvaluations: outcome.pendingEvaluations };
+      logger.error({ shutdownTimeoutMs: deadlineMs, ...left }, 'shutdown did not finish within telemetry.shutdownTimeoutMs');
       return 1;
     }
     return 0;

@@ -8,7 +8,7 @@ const limits = z.strictObject({
 });
 
 /** One budget: which evaluations it covers, its hourly and daily limits, and what runs once it is spent. */
-export const budgetRule = z.strictObject({
+const budgetRule = z.strictObject({
   /** Agent name or glob; each matching agent has its own allowance. Absent: one allowance for all agents. */
   agent: z.string().min(1).optional(),
   /** Configured scorer name; absent: one allowance shared by every judge scorer. */
@@ -24,7 +24,7 @@ export const budgetRule = z.strictObject({
 export type BudgetRuleConfig = z.output<typeof budgetRule>;
 
 /** USD per one million tokens. */
-export const modelPrice = z.strictObject({
+const modelPrice = z.strictObject({
   inputPerMTokens: z.number().min(0),
   outputPerMTokens: z.number().min(0),
 });

@@ -5,7 +5,7 @@ import { z } from 'zod';
  * the attribute's (JSON-parsed) value, e.g. `$.messages[-1].content` (negative indices count from the end).
  * The key `$name` reads the span name.
  */
-export const fieldRef = z.union([
+const fieldRef = z.union([
   z.string().min(1),
   z.strictObject({
     attribute: z.string().min(1),
@@ -17,7 +17,7 @@ export const fieldRef = z.union([
 ]);
 
 /** One user mapping rule: which spans it matches, what they are, and where their values live. */
-export const mappingRule = z
+const mappingRule = z
   .strictObject({
     /** Span name glob (picomatch, e.g. `agent:*`). */
     name: z.string().min(1).optional(),
@@ -51,7 +51,7 @@ function validRegex(pattern: string, flags: string): boolean {
 }
 
 /** One redaction rule, applied to every text before it leaves for a judge. */
-export const redactionRule = z
+const redactionRule = z
   .strictObject({
     /** JavaScript regular expression source. */
     pattern: z.string().min(1),

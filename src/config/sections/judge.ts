@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * `judge:` — the OpenAI-compatible LLM judge (OpenAI, vLLM, Ollama, LM Studio, LiteLLM).
  * `baseURL`, `apiKey` and `model` fall back to `OPENAI_BASE_URL`, `OPENAI_API_KEY` and
- * `TRACEJUDGE_JUDGE_MODEL` (SPEC §3); resolve them with `resolveJudgeSettings`. The judge is enabled only
+ * `TRACEJUDGE_JUDGE_MODEL` (docs/configuration.md, "The embedded default"); resolve them with `resolveJudgeSettings`. The judge is enabled only
  * when an API key is known.
  */
 export const judgeSection = z

@@ -1,5 +1,5 @@
 /**
- * `sampling`: how much of each agent's traffic each scorer evaluates (SPEC §4, docs/sampling.md).
+ * `sampling`: how much of each agent's traffic each scorer evaluates (docs/configuration.md).
  *
  * Precedence, in the order a decision is made:
  * 1. `respectUpstream` (default true): a run whose agent span carries W3C flags with the sampled bit clear
@@ -32,14 +32,14 @@ export const rateLimit = z
 export type RateLimitConfig = z.output<typeof rateLimit>;
 
 /** A scorer override: a bare rate (`hallucination: 1.0`) or `{ rate?, rateLimit? }`. */
-export const scorerSampling = z.preprocess(
+const scorerSampling = z.preprocess(
   (v) => (typeof v === 'number' ? { rate: v } : v),
   z.strictObject({ rate: rate.optional(), rateLimit: rateLimit.optional() }),
 );
 export type ScorerSamplingConfig = z.output<typeof scorerSampling>;
 
 /** What a rule does when its condition holds. */
-export const ruleAction = z.enum(['sample', 'drop', 'only', 'boost']);
+const ruleAction = z.enum(['sample', 'drop', 'only', 'boost']);
 export type RuleAction = z.output<typeof ruleAction>;
 
 /** The condition part of a rule (also the members of `and` / `or` / `not`). */
@@ -136,7 +136,7 @@ const ruleExtra = {
 export const rule: z.ZodType<RuleConfig> = z.discriminatedUnion('type', variants(ruleExtra, () => predicate));
 
 /** A list of rules whose effective names (`name`, else the type) are unique. */
-export const ruleList = z.array(rule).superRefine((rules, ctx) => {
+const ruleList = z.array(rule).superRefine((rules, ctx) => {
   const seen = new Set<string>();
   rules.forEach((r, i) => {
     const name = r.name ?? r.type;
@@ -145,7 +145,7 @@ export const ruleList = z.array(rule).superRefine((rules, ctx) => {
   });
 });
 
-export const agentSampling = z.strictObject({
+const agentSampling = z.strictObject({
   rate: rate.optional(),
   scorers: z.record(z.string().min(1), scorerSampling).optional(),
   rateLimit: rateLimit.optional(),

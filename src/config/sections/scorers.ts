@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** One configured scorer; type-specific options are checked by the scorer registry. */
-export const scorerEntry = z.looseObject({
+const scorerEntry = z.looseObject({
   type: z.string().min(1),
   threshold: z.number().min(0).optional(),
   reason: z.enum(['always', 'on-fail', 'never']).default('on-fail'),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 const bearerAuth = z.strictObject({ bearerToken: z.string().min(1).optional() }).prefault({});
 
-export const httpSource = z
+const httpSource = z
   .strictObject({
     enabled: z.boolean().default(true),
     host: z.string().min(1).default('127.0.0.1'),
@@ -12,7 +12,7 @@ export const httpSource = z
   })
   .prefault({});
 
-export const grpcSource = z
+const grpcSource = z
   .strictObject({
     enabled: z.boolean().default(true),
     host: z.string().min(1).default('127.0.0.1'),
@@ -25,7 +25,7 @@ export const grpcSource = z
  * Write-ahead log of accepted OTLP requests (off by default): a request is acknowledged only once its
  * record is durable per `fsync`, and records not yet scored are replayed at the next start.
  */
-export const otlpWal = z
+const otlpWal = z
   .strictObject({
     enabled: z.boolean().default(false),
     dir: z.string().min(1).default('./tracejudge-wal'),
@@ -38,7 +38,7 @@ export const otlpWal = z
   .refine((w) => w.maxBytes >= 2 * w.segmentBytes, { message: 'must be at least twice segmentBytes', path: ['maxBytes'] })
   .prefault({});
 
-export const kafkaSource = z
+const kafkaSource = z
   .strictObject({
     enabled: z.boolean().default(false),
     brokers: z.array(z.string().min(1)).min(1).default(['127.0.0.1:9092']),

@@ -3,29 +3,29 @@
  * exporter, mapping its result onto success / retryable / permanent.
  */
 import { ExportResultCode, type ExportResult, type InstrumentationScope } from '@opentelemetry/core';
-import { resourceFromAttributes, type Resource } from '@opentelemetry/resources';
+import type { Resource } from '@opentelemetry/resources';
 import type { LogRecordExporter, ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { toCarrierSpan } from '../carrier-span.js';
 import { toLogEvent } from '../log-event.js';
 import type { RecordSender } from '../buffered-emitter.js';
-import type { EmitResult, ScoreRecord } from '../../model/score-record.js';
+import type { ScoreRecord } from '../../model/score-record.js';
+import type { EmitResult } from '../emitter.js';
 import type { OtlpProtocol } from '../../otlp/export-settings.js';
 
-/** The resource and scope of everything tracejudge emits. */
-export const TRACEJUDGE_RESOURCE: Resource = resourceFromAttributes({ 'service.name': 'tracejudge' });
-export const TRACEJUDGE_SCOPE: InstrumentationScope = { name: 'tracejudge' };
+/** The instrumentation scope of everything tracejudge emits. */
+const TRACEJUDGE_SCOPE: InstrumentationScope = { name: 'tracejudge' };
 
-const HTTP_RETRYABLE = new Set([429, 502, 503, 504]);
+const HTTP_RETRYABLE: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 // CANCELLED, DEADLINE_EXCEEDED, ABORTED, OUT_OF_RANGE, UNAVAILABLE, DATA_LOSS (OTLP spec; RESOURCE_EXHAUSTED only with RetryInfo, which the JS exporter does not surface).
-const GRPC_RETRYABLE = new Set([1, 4, 10, 11, 14, 15]);
+const GRPC_RETRYABLE: ReadonlySet<number> = new Set([1, 4, 10, 11, 14, 15]);
 
 /**
  * Classify an exporter result. The HTTP exporters already retried 429/502/503/504 and network errors within
  * their timeout; an error with a status code outside the retryable set is permanent; anything without a
  * status (refused connection, timeout, concurrency limit) is retryable.
  */
-export function classifyExportResult(result: ExportResult, protocol: OtlpProtocol): EmitResult {
+function classifyExportResult(result: ExportResult, protocol: OtlpProtocol): EmitResult {
   if (result.code === ExportResultCode.SUCCESS) return { code: 'success' };
   const error = result.error ?? new Error('OTLP export failed');
   const status = (error as { code?: unknown }).code;
@@ -69,12 +69,12 @@ class OtlpSender<T> implements RecordSender {
   }
 }
 
-/** Sends one evaluation carrier span (with its `gen_ai.evaluation.result` event) per record. */
-export function createSpanSender(exporter: SpanExporter, protocol: OtlpProtocol): RecordSender {
-  return new OtlpSender<ReadableSpan>('otlp-traces', exporter, protocol, (r) => toCarrierSpan(r, TRACEJUDGE_RESOURCE, TRACEJUDGE_SCOPE));
+/** Sends one evaluation carrier span (with its `gen_ai.evaluation.result` event) per record, under `resource`. */
+export function createSpanSender(exporter: SpanExporter, protocol: OtlpProtocol, resource: Resource): RecordSender {
+  return new OtlpSender<ReadableSpan>('otlp-traces', exporter, protocol, (r) => toCarrierSpan(r, resource, TRACEJUDGE_SCOPE));
 }
 
-/** Sends one `gen_ai.evaluation.result` log event per record. */
-export function createLogSender(exporter: LogRecordExporter, protocol: OtlpProtocol): RecordSender {
-  return new OtlpSender<ReadableLogRecord>('otlp-logs', exporter, protocol, (r) => toLogEvent(r, TRACEJUDGE_RESOURCE, TRACEJUDGE_SCOPE));
+/** Sends one `gen_ai.evaluation.result` log event per record, under `resource`. */
+export function createLogSender(exporter: LogRecordExporter, protocol: OtlpProtocol, resource: Resource): RecordSender {
+  return new OtlpSender<ReadableLogRecord>('otlp-logs', exporter, protocol, (r) => toLogEvent(r, resource, TRACEJUDGE_SCOPE));
 }

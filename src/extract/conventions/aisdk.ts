@@ -6,14 +6,14 @@
  */
 import type { Span } from '../../model/span.js';
 import { anyToMessages, openAiToolCalls, outputText } from '../messages.js';
-import type { SpanTree } from '../tree.js';
-import { attr, attrJson, attrStr, firstCount, firstStr, hasPrefix, inParseScope, onParseScopeExit } from '../values.js';
+import type { JsonCache, SpanTree } from '../tree.js';
+import { attr, attrJson, attrStr, firstCount, firstStr, hasPrefix } from '../values.js';
 import { readGenAi } from './genai.js';
 import { Deferred, systemTextsOf } from './lazy.js';
 import type { ConventionSelector, Msg, SpanFacts } from './types.js';
 
-const OUTER = new Set(['ai.generateText', 'ai.streamText', 'ai.generateObject', 'ai.streamObject']);
-const INNER = new Set(['ai.generateText.doGenerate', 'ai.streamText.doStream', 'ai.generateObject.doGenerate', 'ai.streamObject.doStream']);
+const OUTER: ReadonlySet<string> = new Set(['ai.generateText', 'ai.streamText', 'ai.generateObject', 'ai.streamObject']);
+const INNER: ReadonlySet<string> = new Set(['ai.generateText.doGenerate', 'ai.streamText.doStream', 'ai.generateObject.doGenerate', 'ai.streamObject.doStream']);
 
 const NAME_KEYS = ['ai.telemetry.functionId', 'resource.name', 'ai.telemetry.metadata.agent', 'ai.telemetry.metadata.agentName'];
 
@@ -29,16 +29,13 @@ const isStep = (s: Span | undefined): boolean =>
  * operation on the span itself, its parent (chat, execute_tool) or a child (invoke_agent).
  */
 function isV7(span: Span, tree: SpanTree): boolean {
-  if (lastV7 !== undefined && lastV7.span === span && lastV7.tree === tree) return lastV7.v7;
+  // The last span answered for is remembered on the tree: `detect` and `read` both ask.
+  const last = tree.memo.aiSdkV7;
+  if (last !== undefined && last.span === span) return last.v7;
   const v7 = isV7Once(span, tree);
-  if (inParseScope()) lastV7 = { span, tree, v7 };
+  tree.memo.aiSdkV7 = { span, v7 };
   return v7;
 }
-/** The last span `isV7` answered for inside one extraction: `detect` and `read` both ask. */
-let lastV7: { span: Span; tree: SpanTree; v7: boolean } | undefined;
-onParseScopeExit(() => {
-  lastV7 = undefined;
-});
 function isV7Once(span: Span, tree: SpanTree): boolean {
   const op = attrStr(span.attributes, 'gen_ai.operation.name');
   if (op === undefined || hasPrefix(span.attributes, 'mastra.')) return false;
@@ -53,10 +50,10 @@ function usage(span: Span): SpanFacts['usage'] {
   return inputTokens !== undefined || outputTokens !== undefined ? { inputTokens, outputTokens } : undefined;
 }
 
-function responseMessage(span: Span): Msg[] | undefined {
+function responseMessage(span: Span, j: JsonCache): Msg[] | undefined {
   const a = span.attributes;
-  const text = attrStr(a, 'ai.response.text') ?? (attr(a, 'ai.response.object') !== undefined ? outputText(attr(a, 'ai.response.object')) : undefined);
-  const calls = openAiToolCalls(attr(a, 'ai.response.toolCalls'));
+  const text = attrStr(a, 'ai.response.text') ?? (attr(a, 'ai.response.object') !== undefined ? outputText(attr(a, 'ai.response.object'), 0, j) : undefined);
+  const calls = openAiToolCalls(attr(a, 'ai.response.toolCalls'), j);
   if (text === undefined && calls.length === 0) return undefined;
   const msg: Msg = { role: 'assistant', text: text ?? '' };
   if (calls.length > 0) msg.toolCalls = calls;
@@ -65,7 +62,7 @@ function responseMessage(span: Span): Msg[] | undefined {
   return [msg];
 }
 
-function readLegacy(span: Span): SpanFacts {
+function readLegacy(span: Span, j: JsonCache): SpanFacts {
   const a = span.attributes;
   const op = operationId(span);
   const facts: SpanFacts = {};
@@ -77,14 +74,14 @@ function readLegacy(span: Span): SpanFacts {
     facts.role = 'agent';
     facts.agentName = firstStr(a, NAME_KEYS) ?? op;
     const prompt = attr(a, 'ai.prompt');
-    if (prompt !== undefined) splitSystem(prompt, facts);
-    const out = responseMessage(span);
+    if (prompt !== undefined) splitSystem(prompt, facts, j);
+    const out = responseMessage(span, j);
     if (out) facts.output = out;
   } else if (INNER.has(op)) {
     facts.role = 'llm';
     const msgs = attr(a, 'ai.prompt.messages');
-    if (msgs !== undefined) splitSystem(msgs, facts);
-    const out = responseMessage(span);
+    if (msgs !== undefined) splitSystem(msgs, facts, j);
+    const out = responseMessage(span, j);
     if (out) facts.output = out;
     else facts.missing = ['ai.response.text'];
   } else if (op === 'ai.toolCall') {
@@ -96,8 +93,8 @@ function readLegacy(span: Span): SpanFacts {
     const id = attrStr(a, 'ai.toolCall.id');
     if (id) facts.tool.callId = id;
     const args = attr(a, 'ai.toolCall.args') ?? attr(a, 'ai.toolCall.input');
-    if (args !== undefined) facts.tool.args = attrJson(a, attr(a, 'ai.toolCall.args') !== undefined ? 'ai.toolCall.args' : 'ai.toolCall.input');
-    if (hasResult) facts.tool.result = attrJson(a, attr(a, 'ai.toolCall.result') !== undefined ? 'ai.toolCall.result' : 'ai.toolCall.output');
+    if (args !== undefined) facts.tool.args = attrJson(a, attr(a, 'ai.toolCall.args') !== undefined ? 'ai.toolCall.args' : 'ai.toolCall.input', j);
+    if (hasResult) facts.tool.result = attrJson(a, attr(a, 'ai.toolCall.result') !== undefined ? 'ai.toolCall.result' : 'ai.toolCall.output', j);
   }
   return facts;
 }
@@ -106,8 +103,8 @@ function readLegacy(span: Span): SpanFacts {
  * `facts.input` and `facts.system` from one prompt, parsed when either is first read: `system` messages
  * go to `facts.system` (undefined when none), the rest to `facts.input`.
  */
-function splitSystem(prompt: unknown, facts: SpanFacts): void {
-  const msgs = Deferred.of(() => anyToMessages(prompt));
+function splitSystem(prompt: unknown, facts: SpanFacts, j: JsonCache): void {
+  const msgs = Deferred.of(() => anyToMessages(prompt, 'user', 0, j));
   facts.input = Deferred.of(() => msgs.value?.filter((m) => m.role !== 'system'));
   facts.system = Deferred.of(() => systemTextsOf(msgs.value));
 }
@@ -127,5 +124,5 @@ function readV7(span: Span, tree: SpanTree): SpanFacts {
 export const aisdk: ConventionSelector = {
   name: 'aisdk',
   detect: (span, tree) => attr(span.attributes, 'ai.operationId') !== undefined || span.name.startsWith('ai.') || isV7(span, tree),
-  read: (span, tree) => (attr(span.attributes, 'ai.operationId') === undefined && isV7(span, tree) ? readV7(span, tree) : readLegacy(span)),
+  read: (span, tree) => (attr(span.attributes, 'ai.operationId') === undefined && isV7(span, tree) ? readV7(span, tree) : readLegacy(span, tree.json)),
 };

@@ -6,8 +6,8 @@
  */
 import type { Attributes, Span } from '../../model/span.js';
 import { anyToMessages, openAiToolCalls, textOfContent } from '../messages.js';
-import type { SpanTree, SpanEventLike } from '../tree.js';
-import { attr, attrJson, attrStr, firstCount, firstStr, hasPrefix, inParseScope, isRecord, asString, onParseScopeExit, parseJsonish } from '../values.js';
+import type { JsonCache, SpanTree, SpanEventLike } from '../tree.js';
+import { attr, attrJson, attrStr, firstCount, firstStr, hasPrefix, isRecord, asString, parseJsonish } from '../values.js';
 import { Deferred } from './lazy.js';
 import type { ConventionSelector, Msg, SpanFacts, SpanRole } from './types.js';
 
@@ -21,7 +21,7 @@ const OP_ROLES: Record<string, SpanRole> = {
   invoke_workflow: 'workflow',
 };
 
-const MESSAGE_EVENTS = new Set([
+const MESSAGE_EVENTS: ReadonlySet<string> = new Set([
   'gen_ai.system.message',
   'gen_ai.user.message',
   'gen_ai.assistant.message',
@@ -33,7 +33,7 @@ const MESSAGE_EVENTS = new Set([
 ]);
 
 /** GenAI role of a span from its operation name, else from its span name prefix. */
-export function genAiRole(span: Span): SpanRole | undefined {
+function genAiRole(span: Span): SpanRole | undefined {
   const op = attrStr(span.attributes, 'gen_ai.operation.name');
   if (op && OP_ROLES[op]) return OP_ROLES[op];
   if (op) return undefined;
@@ -48,8 +48,8 @@ function contentEvents(tree: SpanTree, span: Span): SpanEventLike[] {
 }
 
 /** System instructions: a parts array, a string, or an array of strings. */
-export function systemInstructions(v: unknown): string[] {
-  const x = parseJsonish(v);
+function systemInstructions(v: unknown, j?: JsonCache): string[] {
+  const x = parseJsonish(v, j);
   if (typeof x === 'string') return x ? [x] : [];
   if (Array.isArray(x)) {
     const texts = x.map((p) => (typeof p === 'string' ? p : isRecord(p) && (p.type === undefined || p.type === 'text') ? textOfContent(p.content ?? p.text) : '')).filter((t) => t.length > 0);
@@ -63,14 +63,14 @@ export function systemInstructions(v: unknown): string[] {
 }
 
 /** The event body: the log record body, else the span event attributes as an object. */
-function eventBody(e: SpanEventLike): Record<string, unknown> {
-  const b = e.body !== undefined && e.body !== null ? parseJsonish(e.body) : undefined;
+function eventBody(e: SpanEventLike, j: JsonCache): Record<string, unknown> {
+  const b = e.body !== undefined && e.body !== null ? parseJsonish(e.body, j) : undefined;
   if (isRecord(b)) return b;
   if (typeof b === 'string') return { content: b };
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(e.attributes)) {
     const key = k.startsWith('gen_ai.event.') ? k.slice('gen_ai.event.'.length) : k;
-    out[key] = parseJsonish(v);
+    out[key] = parseJsonish(v, j);
   }
   // A span event may carry the whole body as one JSON attribute.
   if (isRecord(out.body)) return out.body;
@@ -78,27 +78,27 @@ function eventBody(e: SpanEventLike): Record<string, unknown> {
 }
 
 /** Reads the content events of a span into input / output messages. */
-function readEvents(events: SpanEventLike[], facts: SpanFacts): void {
+function readEvents(events: SpanEventLike[], facts: SpanFacts, j: JsonCache): void {
   const input: Msg[] = [];
   const output: Msg[] = [];
   for (const e of events) {
     if (e.name === 'gen_ai.client.inference.operation.details') {
-      readContentAttributes(e.attributes, facts);
+      readContentAttributes(e.attributes, facts, j);
       continue;
     }
     if (e.name === 'gen_ai.content.prompt') {
-      input.push(...anyToMessages(attr(e.attributes, 'gen_ai.prompt')));
+      input.push(...anyToMessages(attr(e.attributes, 'gen_ai.prompt'), 'user', 0, j));
       continue;
     }
     if (e.name === 'gen_ai.content.completion') {
-      output.push(...anyToMessages(attr(e.attributes, 'gen_ai.completion'), 'assistant'));
+      output.push(...anyToMessages(attr(e.attributes, 'gen_ai.completion'), 'assistant', 0, j));
       continue;
     }
-    const body = eventBody(e);
+    const body = eventBody(e, j);
     if (e.name === 'gen_ai.choice') {
       const m = isRecord(body.message) ? body.message : body;
       const msg: Msg = { role: asString(m.role) ?? 'assistant', text: textOfContent(m.content) };
-      const calls = openAiToolCalls(m.tool_calls ?? body.tool_calls);
+      const calls = openAiToolCalls(m.tool_calls ?? body.tool_calls, j);
       if (calls.length > 0) msg.toolCalls = calls;
       const finish = asString(body.finish_reason);
       if (finish) msg.finishReason = finish;
@@ -108,11 +108,11 @@ function readEvents(events: SpanEventLike[], facts: SpanFacts): void {
     const role = e.name.slice('gen_ai.'.length, -'.message'.length);
     const msg: Msg = { role: asString(body.role) ?? role, text: role === 'tool' ? '' : textOfContent(body.content) };
     if (role === 'assistant') {
-      const calls = openAiToolCalls(body.tool_calls);
+      const calls = openAiToolCalls(body.tool_calls, j);
       if (calls.length > 0) msg.toolCalls = calls;
     }
     if (role === 'tool') {
-      const r: { id?: string; result: unknown } = { result: parseJsonish(body.content) };
+      const r: { id?: string; result: unknown } = { result: parseJsonish(body.content, j) };
       const id = asString(body.id) ?? asString(body.tool_call_id);
       if (id) r.id = id;
       msg.toolResults = [r];
@@ -124,30 +124,26 @@ function readEvents(events: SpanEventLike[], facts: SpanFacts): void {
 }
 
 /** `gen_ai.input.messages` / `gen_ai.output.messages` / `gen_ai.system_instructions` of an attribute set. */
-function readContentAttributes(a: Attributes, facts: SpanFacts): void {
+function readContentAttributes(a: Attributes, facts: SpanFacts, j: JsonCache): void {
   const input = attr(a, 'gen_ai.input.messages');
-  if (input !== undefined && !facts.input) facts.input = Deferred.of(() => anyToMessages(input));
+  if (input !== undefined && !facts.input) facts.input = Deferred.of(() => anyToMessages(input, 'user', 0, j));
   const output = attr(a, 'gen_ai.output.messages');
-  if (output !== undefined && !facts.output) facts.output = anyToMessages(output, 'assistant');
+  if (output !== undefined && !facts.output) facts.output = anyToMessages(output, 'assistant', 0, j);
   const sys = attr(a, 'gen_ai.system_instructions');
-  if (sys !== undefined && !facts.system) facts.system = Deferred.of(() => systemInstructions(sys));
+  if (sys !== undefined && !facts.system) facts.system = Deferred.of(() => systemInstructions(sys, j));
 }
 
 /**
- * The last span read, inside one extraction: the AI SDK v7 selector reads a span through `readGenAi` and
- * the GenAI selector then reads the same span again. Callers get their own shallow copy (the AI SDK one
+ * Reads the generic GenAI keys; other selectors reuse it for the `gen_ai.*` copies they carry. The last
+ * span read is remembered on the tree: the AI SDK v7 selector reads a span through `readGenAi` and the
+ * GenAI selector then reads the same span again. Callers get their own shallow copy (the AI SDK one
  * rewrites top-level fields); nested values are shared and never mutated.
  */
-let last: { span: Span; tree: SpanTree; facts: SpanFacts } | undefined;
-onParseScopeExit(() => {
-  last = undefined;
-});
-
-/** Reads the generic GenAI keys; other selectors reuse it for the `gen_ai.*` copies they carry. */
 export function readGenAi(span: Span, tree: SpanTree): SpanFacts {
-  if (last !== undefined && last.span === span && last.tree === tree) return { ...last.facts };
+  const last = tree.memo.genAi;
+  if (last !== undefined && last.span === span) return { ...(last.facts as SpanFacts) };
   const facts = readGenAiOnce(span, tree);
-  if (inParseScope()) last = { span, tree, facts: { ...facts } };
+  tree.memo.genAi = { span, facts: { ...facts } };
   return facts;
 }
 
@@ -162,8 +158,8 @@ function readGenAiOnce(span: Span, tree: SpanTree): SpanFacts {
   const name = firstStr(a, ['gen_ai.agent.name', 'gen_ai.agent.id']);
   if (name) facts.agentName = name;
   else if (role === 'agent' && span.name.startsWith('invoke_agent ')) facts.agentName = span.name.slice('invoke_agent '.length);
-  readContentAttributes(a, facts);
-  readEvents(events, facts);
+  readContentAttributes(a, facts, tree.json);
+  readEvents(events, facts, tree.json);
   if (role === 'tool' || attr(a, 'gen_ai.tool.name') !== undefined) {
     const toolName = attrStr(a, 'gen_ai.tool.name') ?? (span.name.startsWith('execute_tool ') ? span.name.slice('execute_tool '.length) : undefined);
     const hasResult = attr(a, 'gen_ai.tool.call.result') !== undefined;
@@ -171,10 +167,10 @@ function readGenAiOnce(span: Span, tree: SpanTree): SpanFacts {
     if (toolName) facts.tool.name = toolName;
     const id = attrStr(a, 'gen_ai.tool.call.id');
     if (id) facts.tool.callId = id;
-    if (attr(a, 'gen_ai.tool.call.arguments') !== undefined) facts.tool.args = attrJson(a, 'gen_ai.tool.call.arguments');
-    if (hasResult) facts.tool.result = attrJson(a, 'gen_ai.tool.call.result');
+    if (attr(a, 'gen_ai.tool.call.arguments') !== undefined) facts.tool.args = attrJson(a, 'gen_ai.tool.call.arguments', tree.json);
+    if (hasResult) facts.tool.result = attrJson(a, 'gen_ai.tool.call.result', tree.json);
   }
-  const docs = attrJson(a, 'gen_ai.retrieval.documents');
+  const docs = attrJson(a, 'gen_ai.retrieval.documents', tree.json);
   if (Array.isArray(docs)) {
     const texts = docs.map((d) => (typeof d === 'string' ? d : isRecord(d) ? textOfContent(d.content ?? d.text ?? d.page_content) : '')).filter((t) => t.length > 0);
     if (texts.length > 0) facts.documents = texts;

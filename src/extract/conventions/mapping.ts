@@ -14,7 +14,7 @@ import type { ConventionSelector, SpanFacts } from './types.js';
 type PathStep = string | number;
 
 /** Parses `$.a.b[0]['c.d'][-1]` into steps. The schema has already checked the syntax. */
-export function parsePath(path: string): PathStep[] {
+function parsePath(path: string): PathStep[] {
   const steps: PathStep[] = [];
   const re = /\.([^.[\]]+)|\[(-?\d+)\]|\['([^']*)'\]/g;
   let m: RegExpExecArray | null;
@@ -42,7 +42,7 @@ function walk(value: unknown, steps: PathStep[]): unknown {
 }
 
 /** Reads a field reference from a span; `undefined` when absent. */
-export function readRef(span: Span, ref: FieldRef | undefined): unknown {
+function readRef(span: Span, ref: FieldRef | undefined): unknown {
   if (ref === undefined) return undefined;
   const key = typeof ref === 'string' ? ref : ref.attribute;
   const raw = key === '$name' ? span.name : attr(span.attributes, key);

@@ -6,7 +6,8 @@
  */
 import type { Span } from '../../model/span.js';
 import { anyToMessages, outputText } from '../messages.js';
-import { attr, attrJson, attrStr, firstStr, hasPrefix, parseJsonish } from '../values.js';
+import type { JsonCache } from '../tree.js';
+import { attr, attrStr, firstStr, hasPrefix, parseJsonish } from '../values.js';
 import { Deferred, systemTextsOf } from './lazy.js';
 import type { ConventionSelector, Msg, SpanFacts, SpanRole } from './types.js';
 
@@ -46,12 +47,12 @@ function agentNameOf(span: Span): string | undefined {
   return undefined;
 }
 
-function asAssistant(v: unknown): Msg[] {
-  const t = outputText(v);
+function asAssistant(v: unknown, j: JsonCache): Msg[] {
+  const t = outputText(v, 0, j);
   return t ? [{ role: 'assistant', text: t }] : [];
 }
 
-function read(span: Span): SpanFacts {
+function read(span: Span, j: JsonCache): SpanFacts {
   const a = span.attributes;
   const role = roleOf(span);
   const facts: SpanFacts = {};
@@ -60,9 +61,9 @@ function read(span: Span): SpanFacts {
     const name = agentNameOf(span);
     if (name) facts.agentName = name;
     const input = attr(a, 'mastra.agent_run.input') ?? attr(a, 'mastra.input') ?? attr(a, 'input');
-    if (input !== undefined) facts.input = Deferred.of(() => anyToMessages(input));
+    if (input !== undefined) facts.input = Deferred.of(() => anyToMessages(input, 'user', 0, j));
     const output = attr(a, 'mastra.agent_run.output') ?? attr(a, 'mastra.output') ?? attr(a, 'output');
-    if (output !== undefined) facts.output = asAssistant(output);
+    if (output !== undefined) facts.output = asAssistant(output, j);
     const sys = attrStr(a, 'gen_ai.system_instructions');
     if (sys && !sys.trimStart().startsWith('[')) facts.system = Deferred.known([sys]);
   } else if (role === 'tool') {
@@ -71,24 +72,23 @@ function read(span: Span): SpanFacts {
     const name = attrStr(a, 'gen_ai.tool.name') ?? (span.name.startsWith('tool.execute ') ? span.name.slice('tool.execute '.length) : undefined);
     if (name) facts.tool.name = name;
     const args = attr(a, 'gen_ai.tool.input') ?? (attr(a, 'gen_ai.tool.call.arguments') === undefined ? attr(a, 'input') : undefined);
-    if (args !== undefined) facts.tool.args = parseJsonish(args);
+    if (args !== undefined) facts.tool.args = parseJsonish(args, j);
     if (hasResult) {
       facts.tool.hasResult = true;
-      facts.tool.result = parseJsonish(attr(a, 'gen_ai.tool.output') ?? attr(a, 'output'));
+      facts.tool.result = parseJsonish(attr(a, 'gen_ai.tool.output') ?? attr(a, 'output'), j);
     }
     if (a['gen_ai.tool.success'] === false) facts.tool.error = firstStr(a, ['error.message']) ?? 'tool reported failure';
   } else if (role === 'llm') {
     const prompt = attr(a, 'gen_ai.prompt') ?? attr(a, 'input');
-    if (prompt !== undefined && attr(a, 'gen_ai.input.messages') === undefined) facts.input = Deferred.of(() => anyToMessages(prompt));
+    if (prompt !== undefined && attr(a, 'gen_ai.input.messages') === undefined) facts.input = Deferred.of(() => anyToMessages(prompt, 'user', 0, j));
     const completion = attr(a, 'gen_ai.completion') ?? attr(a, 'output');
-    if (completion !== undefined && attr(a, 'gen_ai.output.messages') === undefined) facts.output = asAssistant(completion);
+    if (completion !== undefined && attr(a, 'gen_ai.output.messages') === undefined) facts.output = asAssistant(completion, j);
   }
   const input = facts.input;
   if (input && !facts.system) facts.system = Deferred.of(() => systemTextsOf(input.value));
   if (a.error === true) facts.error = firstStr(a, ['error.message', 'error.type']) ?? 'error';
   const model = firstStr(a, ['gen_ai.response.model', 'gen_ai.request.model']);
   if (model) facts.model = model;
-  void attrJson;
   return facts;
 }
 
@@ -100,5 +100,5 @@ export const mastra: ConventionSelector = {
     hasPrefix(span.attributes, 'mastra.') ||
     isOldAgent(span) ||
     isOldTool(span),
-  read,
+  read: (span, tree) => read(span, tree.json),
 };

@@ -5,6 +5,7 @@
  */
 import type { AttributeValue, Attributes } from '../../model/span.js';
 import { anyToMessages } from '../messages.js';
+import type { JsonCache } from '../tree.js';
 import { Deferred, systemTextsOf } from './lazy.js';
 import { asString, attr, attrStr, firstCount, firstStr, parseJsonish, unflatten } from '../values.js';
 import type { ConventionSelector, Msg, NormToolCall, SpanFacts, SpanRole } from './types.js';
@@ -12,19 +13,19 @@ import type { ConventionSelector, Msg, NormToolCall, SpanFacts, SpanRole } from 
 const ROLES: Record<string, SpanRole> = { AGENT: 'agent', LLM: 'llm', TOOL: 'tool', RETRIEVER: 'retriever', CHAIN: 'workflow' };
 
 /** `input.value` / `output.value`: JSON-parsed when the mime type says JSON (or it looks like JSON). */
-function ioValue(a: Attributes, which: 'input' | 'output'): unknown {
+function ioValue(a: Attributes, which: 'input' | 'output', j: JsonCache): unknown {
   const v = attr(a, `${which}.value`);
   if (v === undefined) return undefined;
   const mime = attrStr(a, `${which}.mime_type`);
-  return mime === 'text/plain' ? v : parseJsonish(v);
+  return mime === 'text/plain' ? v : parseJsonish(v, j);
 }
 
 /** Rebuilds `prefix.{i}.message.*` rows into messages. */
-function flatMessages(a: Attributes, prefix: string): Msg[] {
-  return unflatten(a, prefix).map((row) => rowToMsg(row));
+function flatMessages(a: Attributes, prefix: string, j: JsonCache): Msg[] {
+  return unflatten(a, prefix).map((row) => rowToMsg(row, j));
 }
 
-function rowToMsg(row: Record<string, AttributeValue>): Msg {
+function rowToMsg(row: Record<string, AttributeValue>, j: JsonCache): Msg {
   const role = asString(row['message.role']) ?? 'user';
   let text = asString(row['message.content']) ?? '';
   if (!text) {
@@ -48,13 +49,13 @@ function rowToMsg(row: Record<string, AttributeValue>): Msg {
       const id = asString(v);
       if (id) c.id = id;
     } else if (m[2] === 'function.name') c.name = asString(v) ?? '';
-    else c.args = parseJsonish(v);
+    else c.args = parseJsonish(v, j);
     calls.set(idx, c);
   }
   const list = [...calls.entries()].sort((x, y) => Number(x[0]) - Number(y[0])).map((e) => e[1]).filter((c) => c.name);
   if (list.length > 0) msg.toolCalls = list;
   if (role === 'tool') {
-    const r: { id?: string; name?: string; result: unknown } = { result: parseJsonish(row['message.content']) };
+    const r: { id?: string; name?: string; result: unknown } = { result: parseJsonish(row['message.content'], j) };
     const id = asString(row['message.tool_call_id']);
     if (id) r.id = id;
     const name = asString(row['message.name']);
@@ -65,14 +66,14 @@ function rowToMsg(row: Record<string, AttributeValue>): Msg {
 }
 
 /** The flattened input messages, else the parsed `input.value`. */
-function inputMessages(a: Attributes): Msg[] | undefined {
-  const inMsgs = flatMessages(a, 'llm.input_messages');
+function inputMessages(a: Attributes, j: JsonCache): Msg[] | undefined {
+  const inMsgs = flatMessages(a, 'llm.input_messages', j);
   if (inMsgs.length > 0) return inMsgs;
-  const input = ioValue(a, 'input');
-  return input !== undefined ? anyToMessages(input) : undefined;
+  const input = ioValue(a, 'input', j);
+  return input !== undefined ? anyToMessages(input, 'user', 0, j) : undefined;
 }
 
-function read(span: { attributes: Attributes; name: string }): SpanFacts {
+function read(span: { attributes: Attributes; name: string }, j: JsonCache): SpanFacts {
   const a = span.attributes;
   const kind = (attrStr(a, 'openinference.span.kind') ?? '').toUpperCase();
   const role = ROLES[kind];
@@ -83,20 +84,20 @@ function read(span: { attributes: Attributes; name: string }): SpanFacts {
   // `input.value` / `output.value` are parsed only when used: an LLM span carries its messages flattened
   // and the whole provider request / response again as JSON there.
   if (role === 'tool') {
-    const input = ioValue(a, 'input');
-    const output = ioValue(a, 'output');
+    const input = ioValue(a, 'input', j);
+    const output = ioValue(a, 'output', j);
     facts.tool = { name: attrStr(a, 'tool.name') ?? span.name, hasResult: output !== undefined };
     const id = firstStr(a, ['tool.id', 'tool_call.id']);
     if (id) facts.tool.callId = id;
     if (input !== undefined) facts.tool.args = input;
     if (output !== undefined) facts.tool.result = output;
   } else {
-    const outMsgs = flatMessages(a, 'llm.output_messages');
-    const output = outMsgs.length > 0 ? undefined : ioValue(a, 'output');
+    const outMsgs = flatMessages(a, 'llm.output_messages', j);
+    const output = outMsgs.length > 0 ? undefined : ioValue(a, 'output', j);
     if (outMsgs.length > 0) facts.output = outMsgs;
-    else if (output !== undefined) facts.output = anyToMessages(output, 'assistant').map((m) => (m.role === 'user' ? { ...m, role: 'assistant' } : m));
+    else if (output !== undefined) facts.output = anyToMessages(output, 'assistant', 0, j).map((m) => (m.role === 'user' ? { ...m, role: 'assistant' } : m));
     // The input (and the system prompt inside it) is read when a run asks for it.
-    const input = Deferred.of(() => inputMessages(a));
+    const input = Deferred.of(() => inputMessages(a, j));
     facts.input = input;
     facts.system = Deferred.of(() => systemTextsOf(input.value));
     if (role === 'llm' && !facts.output) facts.missing = ['llm.output_messages', 'output.value'];
@@ -116,5 +117,5 @@ function read(span: { attributes: Attributes; name: string }): SpanFacts {
 export const openinference: ConventionSelector = {
   name: 'openinference',
   detect: (span) => attr(span.attributes, 'openinference.span.kind') !== undefined,
-  read,
+  read: (span, tree) => read(span, tree.json),
 };

@@ -7,12 +7,13 @@
 import type { AttributeValue, Attributes, Span } from '../../model/span.js';
 import { anyToMessages } from '../messages.js';
 import { asString, attr, attrStr, firstStr, hasAnyPrefix, isRecord, parseJsonish, unflatten } from '../values.js';
+import type { JsonCache } from '../tree.js';
 import { Deferred, systemTextsOf } from './lazy.js';
 import type { ConventionSelector, Msg, NormToolCall, SpanFacts } from './types.js';
 
 /** `{args, kwargs}` unwrapped: one positional argument, or the keyword arguments, or the whole record. */
-export function entityValue(v: unknown): unknown {
-  const x = parseJsonish(v);
+function entityValue(v: unknown, j?: JsonCache): unknown {
+  const x = parseJsonish(v, j);
   if (!isRecord(x) || !('args' in x || 'kwargs' in x)) return x;
   const args = Array.isArray(x.args) ? x.args : [];
   const kwargs = isRecord(x.kwargs) ? x.kwargs : {};
@@ -22,7 +23,7 @@ export function entityValue(v: unknown): unknown {
   return x;
 }
 
-function flatMsgs(a: Attributes, prefix: 'gen_ai.prompt' | 'gen_ai.completion'): Msg[] {
+function flatMsgs(a: Attributes, prefix: 'gen_ai.prompt' | 'gen_ai.completion', j: JsonCache): Msg[] {
   return unflatten(a, prefix).map((row: Record<string, AttributeValue>) => {
     const role = asString(row.role) ?? (prefix === 'gen_ai.prompt' ? 'user' : 'assistant');
     const msg: Msg = { role, text: asString(row.content) ?? '' };
@@ -35,7 +36,7 @@ function flatMsgs(a: Attributes, prefix: 'gen_ai.prompt' | 'gen_ai.completion'):
         const id = asString(v);
         if (id) c.id = id;
       } else if (m[2] === 'name') c.name = asString(v) ?? '';
-      else c.args = parseJsonish(v);
+      else c.args = parseJsonish(v, j);
       calls.set(m[1] as string, c);
     }
     const list = [...calls.entries()].sort((x, y) => Number(x[0]) - Number(y[0])).map((e) => e[1]).filter((c) => c.name);
@@ -43,7 +44,7 @@ function flatMsgs(a: Attributes, prefix: 'gen_ai.prompt' | 'gen_ai.completion'):
     const finish = asString(row.finish_reason);
     if (finish) msg.finishReason = finish;
     if (role === 'tool') {
-      const r: { id?: string; result: unknown } = { result: parseJsonish(row.content) };
+      const r: { id?: string; result: unknown } = { result: parseJsonish(row.content, j) };
       const id = asString(row.tool_call_id);
       if (id) r.id = id;
       msg.toolResults = [r];
@@ -52,7 +53,7 @@ function flatMsgs(a: Attributes, prefix: 'gen_ai.prompt' | 'gen_ai.completion'):
   });
 }
 
-function read(span: Span): SpanFacts {
+function read(span: Span, j: JsonCache): SpanFacts {
   const a = span.attributes;
   const kind = attrStr(a, 'traceloop.span.kind');
   const facts: SpanFacts = {};
@@ -68,21 +69,21 @@ function read(span: Span): SpanFacts {
     facts.tool = { hasResult: output !== undefined };
     const name = entityName ?? attrStr(a, 'gen_ai.tool.name');
     if (name) facts.tool.name = name;
-    if (input !== undefined) facts.tool.args = entityValue(input);
-    if (output !== undefined) facts.tool.result = entityValue(output);
+    if (input !== undefined) facts.tool.args = entityValue(input, j);
+    if (output !== undefined) facts.tool.result = entityValue(output, j);
     return facts;
   }
-  const prompts = flatMsgs(a, 'gen_ai.prompt');
-  const completions = flatMsgs(a, 'gen_ai.completion');
+  const prompts = flatMsgs(a, 'gen_ai.prompt', j);
+  const completions = flatMsgs(a, 'gen_ai.completion', j);
   if (prompts.length > 0 || completions.length > 0 || attrStr(a, 'llm.request.type') !== undefined) {
     if (!facts.role) facts.role = 'llm';
     if (prompts.length > 0) facts.input = Deferred.known(prompts);
     if (completions.length > 0) facts.output = completions;
     else facts.missing = ['gen_ai.completion.0.content'];
   }
-  if (!facts.input && input !== undefined) facts.input = Deferred.of(() => anyToMessages(entityValue(input)));
+  if (!facts.input && input !== undefined) facts.input = Deferred.of(() => anyToMessages(entityValue(input, j), 'user', 0, j));
   if (!facts.output && output !== undefined) {
-    facts.output = anyToMessages(entityValue(output), 'assistant').map((m) => (m.role === 'user' ? { ...m, role: 'assistant' } : m));
+    facts.output = anyToMessages(entityValue(output, j), 'assistant', 0, j).map((m) => (m.role === 'user' ? { ...m, role: 'assistant' } : m));
   }
   const inputMsgs = facts.input;
   if (inputMsgs) facts.system = Deferred.of(() => systemTextsOf(inputMsgs.value));
@@ -99,5 +100,5 @@ export const openllmetry: ConventionSelector = {
     attr(span.attributes, 'traceloop.span.kind') !== undefined ||
     attr(span.attributes, 'llm.request.type') !== undefined ||
     hasAnyPrefix(span.attributes, LEGACY_PREFIXES),
-  read,
+  read: (span, tree) => read(span, tree.json),
 };

@@ -5,6 +5,7 @@
  */
 import { DecodeError, ErrorCodes, errorMessage, TracejudgeError } from '../../errors.js';
 import { decodeLogsRequestJson, decodeLogsRequestProto, decodeTraceRequestJson, decodeTraceRequestProto } from '../otlp/decode.js';
+import { Interner } from '../otlp/intern.js';
 import type { LogRecord, Span } from '../../model/span.js';
 import { findJsonSyntaxError } from './json-syntax.js';
 import type { InputBytes } from './read-bytes.js';
@@ -26,24 +27,24 @@ export type InputFormat = 'json' | 'protobuf';
 const BOM = [0xef, 0xbb, 0xbf];
 
 /** The format from the extension (`.json`, `.jsonl`, `.ndjson`, `.pb`, `.binpb`), else from the content. */
-export function detectFormat(formatHint: string, bytes: Uint8Array): InputFormat {
+function detectFormat(formatHint: string, bytes: Uint8Array): InputFormat {
   if (/\.(json|jsonl|ndjson)$/i.test(formatHint)) return 'json';
   if (/\.(pb|binpb|protobuf)$/i.test(formatHint)) return 'protobuf';
   return firstNonSpace(bytes, bomLength(bytes)) === 0x7b ? 'json' : 'protobuf';
 }
 
 /** Decode every document of an input; throws `TracejudgeError` (INPUT_MALFORMED) naming the place. */
-export function decodeInput(input: InputBytes): InputDocument[] {
+export function decodeInput(input: InputBytes, ix: Interner = new Interner()): InputDocument[] {
   const format = detectFormat(input.formatHint, input.bytes);
-  if (format === 'protobuf') return [decodeProto(input)];
+  if (format === 'protobuf') return [decodeProto(input, ix)];
   try {
-    return decodeJson(input);
+    return decodeJson(input, ix);
   } catch (err) {
     // Sniffed as JSON only because a protobuf payload happened to start like one: try protobuf.
     if (input.formatHint === '' || !/\.(json|jsonl|ndjson)$/i.test(input.formatHint)) {
       if (input.bytes[0] === 0x0a) {
         try {
-          return [decodeProto(input)];
+          return [decodeProto(input, ix)];
         } catch {
           // report the JSON error below
         }
@@ -53,11 +54,11 @@ export function decodeInput(input: InputBytes): InputDocument[] {
   }
 }
 
-function decodeJson(input: InputBytes): InputDocument[] {
+function decodeJson(input: InputBytes, ix: Interner): InputDocument[] {
   const { bytes } = input;
   const start = bomLength(bytes);
   try {
-    return [decodeJsonDocument(input, start, bytes.length, undefined)];
+    return [decodeJsonDocument(input, start, bytes.length, undefined, ix)];
   } catch (err) {
     // Only now pay for a syntax scan: to find the offset, and to tell JSON lines from a broken document.
     const whole = findJsonSyntaxError(bytes, start, bytes.length);
@@ -69,7 +70,7 @@ function decodeJson(input: InputBytes): InputDocument[] {
     }
     return lines.map((l) => {
       try {
-        return decodeJsonDocument(input, l.start, l.end, l.line);
+        return decodeJsonDocument(input, l.start, l.end, l.line, ix);
       } catch (lineErr) {
         const bad = findJsonSyntaxError(bytes, l.start, l.end);
         throw bad ? syntaxError(input, l.start + bad.offset, bad.reason) : lineErr;
@@ -78,13 +79,13 @@ function decodeJson(input: InputBytes): InputDocument[] {
   }
 }
 
-function decodeJsonDocument(input: InputBytes, start: number, end: number, line: number | undefined): InputDocument {
+function decodeJsonDocument(input: InputBytes, start: number, end: number, line: number | undefined, ix: Interner): InputDocument {
   const slice = input.bytes.subarray(start, end);
   const where = line === undefined ? input.name : `${input.name}:${line}`;
   try {
-    const traces = decodeTraceRequestJson(slice);
+    const traces = decodeTraceRequestJson(slice, ix);
     if (traces.spans.length === 0 && traces.rejected === 0) {
-      const logs = tryLogs(() => decodeLogsRequestJson(slice));
+      const logs = tryLogs(() => decodeLogsRequestJson(slice, ix));
       if (logs) return { kind: 'logs', spans: [], logs: logs.logs, rejected: logs.rejected, errors: logs.errors, line };
     }
     return { kind: 'traces', spans: traces.spans, logs: [], rejected: traces.rejected, errors: traces.errors, line };
@@ -93,19 +94,19 @@ function decodeJsonDocument(input: InputBytes, start: number, end: number, line:
   }
 }
 
-function decodeProto(input: InputBytes): InputDocument {
+function decodeProto(input: InputBytes, ix: Interner): InputDocument {
   const note = input.decompressed ? ' (in the decompressed data)' : '';
   let traceError: unknown;
   try {
-    const traces = decodeTraceRequestProto(input.bytes);
+    const traces = decodeTraceRequestProto(input.bytes, ix);
     if (traces.spans.length > 0) return { kind: 'traces', spans: traces.spans, logs: [], rejected: traces.rejected, errors: traces.errors, line: undefined };
-    const logs = tryLogs(() => decodeLogsRequestProto(input.bytes));
+    const logs = tryLogs(() => decodeLogsRequestProto(input.bytes, ix));
     if (logs) return { kind: 'logs', spans: [], logs: logs.logs, rejected: logs.rejected, errors: logs.errors, line: undefined };
     return { kind: 'traces', spans: traces.spans, logs: [], rejected: traces.rejected, errors: traces.errors, line: undefined };
   } catch (err) {
     traceError = err;
   }
-  const logs = tryLogs(() => decodeLogsRequestProto(input.bytes));
+  const logs = tryLogs(() => decodeLogsRequestProto(input.bytes, ix));
   if (logs) return { kind: 'logs', spans: [], logs: logs.logs, rejected: logs.rejected, errors: logs.errors, line: undefined };
   const msg = traceError instanceof DecodeError ? traceError.message : `malformed protobuf: ${errorMessage(traceError)}`;
   throw new TracejudgeError(ErrorCodes.INPUT_MALFORMED, `${input.name}: ${msg}${note}`, { cause: traceError });

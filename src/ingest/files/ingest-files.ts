@@ -4,8 +4,8 @@
  * full the file source "pauses": it flushes the assembler and offers again.
  */
 import { ErrorCodes, TracejudgeError } from '../../errors.js';
-import { logger } from '../../telemetry/log.js';
-import { telemetry } from '../../telemetry/instruments.js';
+import type { ComponentSettings } from '../../component.js';
+import type { Interner } from '../otlp/intern.js';
 import type { SpanSink } from '../sink.js';
 import { decodeInput, type InputDocument } from './decode-input.js';
 import { readInputBytes } from './read-bytes.js';
@@ -26,16 +26,16 @@ export interface IngestTotals {
 }
 
 /** Read and decode every input; throws `TracejudgeError` (INPUT_UNREADABLE / INPUT_MALFORMED) naming the first bad one. */
-export async function readInputs(paths: readonly string[], stdin?: NodeJS.ReadableStream): Promise<DecodedInput[]> {
+export async function readInputs(paths: readonly string[], settings: ComponentSettings & { readonly interner: Interner }, stdin?: NodeJS.ReadableStream): Promise<DecodedInput[]> {
   if (paths.filter((p) => p === '-').length > 1) throw new TracejudgeError(ErrorCodes.USAGE, 'stdin (-) can be read only once');
   const out: DecodedInput[] = [];
   for (const path of paths) {
     const input = await readInputBytes(path, stdin);
-    const documents = decodeInput(input);
+    const documents = decodeInput(input, settings.interner);
     for (const d of documents) {
       if (d.rejected > 0) {
         const where = d.line === undefined ? input.name : `${input.name}:${d.line}`;
-        logger.warn({ input: where, rejected: d.rejected, errors: d.errors }, `${where}: ${d.rejected} ${d.kind === 'traces' ? 'spans' : 'log records'} rejected`);
+        settings.logger.warn({ input: where, rejected: d.rejected, errors: d.errors }, `${where}: ${d.rejected} ${d.kind === 'traces' ? 'spans' : 'log records'} rejected`);
       }
     }
     out.push({ name: input.name, documents });
@@ -49,9 +49,9 @@ export interface FlushableSink extends SpanSink {
 }
 
 /** Offer every document to `sink` as one batch each (source `file`), flushing when the sink is full. */
-export async function feedInputs(sink: FlushableSink, inputs: readonly DecodedInput[]): Promise<IngestTotals> {
+export async function feedInputs(sink: FlushableSink, inputs: readonly DecodedInput[], settings: ComponentSettings): Promise<IngestTotals> {
   const totals: IngestTotals = { inputs: inputs.length, documents: 0, spans: 0, logs: 0, rejected: 0 };
-  const { spansReceived, spansRejected } = telemetry();
+  const { spansReceived, spansRejected } = settings.telemetry.instruments;
   for (const input of inputs) {
     for (const doc of input.documents) {
       const batch = { spans: doc.spans, logs: doc.logs, source: 'file' as const };

@@ -7,7 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import { ErrorCodes, TracejudgeError } from '../../errors.js';
 
 /** Decompressed inputs larger than this are refused (protects against gzip bombs). */
-export const MAX_INPUT_BYTES = 1024 * 1024 * 1024;
+const MAX_INPUT_BYTES = 1024 * 1024 * 1024;
 
 /** An input read into memory. */
 export interface InputBytes {
@@ -20,7 +20,7 @@ export interface InputBytes {
   decompressed: boolean;
 }
 
-export function isGzip(bytes: Uint8Array): boolean {
+function isGzip(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
 

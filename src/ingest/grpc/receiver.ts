@@ -8,16 +8,13 @@
  */
 import { closeGracefully } from '../otlp/close-gracefully.js';
 import * as grpc from '@grpc/grpc-js';
-import type { SpanSink } from '../sink.js';
+import { component, remainingMs, type ComponentSettings } from '../../component.js';
 import { DecodeError, errorMessage } from '../../errors.js';
-import { logger, ThrottledLog } from '../../telemetry/log.js';
-import { decodeLogsRequestProto, decodeTraceRequestProto } from '../otlp/decode.js';
-import { OtlpTypes } from '../../otlp/descriptor.js';
-import { ingestLogs, ingestTraces, type IngestOutcome } from '../otlp/ingest.js';
-import { bearerMatches, type OtlpReceiver } from '../otlp/receiver.js';
+import { ThrottledLog } from '../../telemetry/log.js';
+import { otlp } from '../../otlp/descriptor.js';
+import type { IngestOutcome, OtlpIngest } from '../otlp/ingest.js';
+import { bearerMatches, receiverOf, type OtlpReceiver } from '../otlp/receiver.js';
 import { encodeStatusWithRetryInfo, RpcCode } from '../otlp/responses.js';
-import type { WriteAheadLog } from '../wal/log.js';
-import { ingestDurably } from '../wal/durable-ingest.js';
 
 export interface OtlpGrpcReceiverOptions {
   host: string;
@@ -27,13 +24,11 @@ export interface OtlpGrpcReceiverOptions {
   maxMessageBytes: number;
   /** When set, calls must carry metadata `authorization: Bearer <token>` (UNAUTHENTICATED otherwise). */
   bearerToken?: string;
-  sink: SpanSink;
-  /** Receives decoded log records; defaults to `sink`. */
-  logSink?: SpanSink;
+  /** Decodes, logs (write-ahead) and offers request messages. */
+  ingest: OtlpIngest;
+  settings: ComponentSettings;
   /** How long `shutdown()` waits for in-flight calls before forcing; default 5000. */
   shutdownGraceMs?: number;
-  /** When set, a call is answered OK only once its message is in this log (per its fsync policy). */
-  wal?: WriteAheadLog;
 }
 
 /** The response object handed to the serializer: encoded with the descriptor. */
@@ -42,11 +37,10 @@ interface ExportResponse {
   message: string;
 }
 
-const log = logger.child({ component: 'otlp-grpc' });
 const identity = (b: Buffer): Buffer => b;
 
 function serviceDefinition(path: string, responseType: 'traces' | 'logs'): grpc.ServiceDefinition {
-  const type = responseType === 'traces' ? OtlpTypes.ExportTraceServiceResponse : OtlpTypes.ExportLogsServiceResponse;
+  const type = responseType === 'traces' ? otlp().types.ExportTraceServiceResponse : otlp().types.ExportLogsServiceResponse;
   const countField = responseType === 'traces' ? 'rejectedSpans' : 'rejectedLogRecords';
   const serialize = (r: ExportResponse): Buffer => {
     const obj = r.rejected > 0 || r.message ? { partialSuccess: { [countField]: r.rejected, errorMessage: r.message } } : {};
@@ -65,17 +59,20 @@ function serviceDefinition(path: string, responseType: 'traces' | 'logs'): grpc.
   return { Export: method };
 }
 
-const TRACE_SERVICE = serviceDefinition('/opentelemetry.proto.collector.trace.v1.TraceService/Export', 'traces');
-const LOGS_SERVICE = serviceDefinition('/opentelemetry.proto.collector.logs.v1.LogsService/Export', 'logs');
 
 /** Creates the OTLP/gRPC receiver; nothing listens until `start()`. */
 export function createOtlpGrpcReceiver(options: OtlpGrpcReceiverOptions): OtlpReceiver {
-  const logSink = options.logSink ?? options.sink;
+  const log = options.settings.logger.child({ component: 'otlp-grpc' });
   const badRequests = new ThrottledLog(log, 'rejected malformed OTLP/gRPC requests');
   let server: grpc.Server | undefined;
   let boundPort = options.port;
   let shuttingDown = false;
-  let shutdownPromise: Promise<void> | undefined;
+
+  function answer(outcome: IngestOutcome, callback: grpc.sendUnaryData<ExportResponse>): void {
+    if (outcome.kind === 'wal_failed') callback({ code: grpc.status.UNAVAILABLE, details: outcome.message });
+    else if (outcome.kind === 'refused') callback(refusal(outcome));
+    else callback(null, { rejected: outcome.rejected, message: outcome.message });
+  }
 
   function refusal(outcome: Extract<IngestOutcome, { kind: 'refused' }>): Partial<grpc.StatusObject> {
     const code = outcome.reason === 'shutting_down' ? grpc.status.UNAVAILABLE : grpc.status.RESOURCE_EXHAUSTED;
@@ -100,41 +97,23 @@ export function createOtlpGrpcReceiver(options: OtlpGrpcReceiverOptions): OtlpRe
           callback(refusal({ kind: 'refused', reason: 'shutting_down', retryAfterMs: 1000 }));
           return;
         }
-        const pressure = signal === 'traces' ? options.sink.pressure?.() : undefined;
+        const pressure = options.ingest.pressure(signal);
         if (pressure) {
           callback(refusal({ kind: 'refused', reason: pressure.reason, retryAfterMs: pressure.retryAfterMs }));
           return;
         }
-        if (options.wal) {
-          ingestDurably(options.wal, signal, 'protobuf', call.request, signal === 'traces' ? options.sink : logSink).then(
-            (outcome) => {
-              if (outcome.kind === 'wal_failed') callback({ code: grpc.status.UNAVAILABLE, details: outcome.message });
-              else if (outcome.kind === 'refused') callback(refusal(outcome));
-              else callback(null, { rejected: outcome.rejected, message: outcome.message });
-            },
-            (err: unknown) => {
-              if (err instanceof DecodeError) {
-                badRequests.hit();
-                callback({ code: grpc.status.INVALID_ARGUMENT, details: err.message });
-                return;
-              }
-              log.error({ err: errorMessage(err) }, 'OTLP/gRPC call failed');
-              callback({ code: grpc.status.INTERNAL, details: 'internal error' });
-            },
-          );
-          return;
-        }
-        let outcome: IngestOutcome;
-        try {
-          outcome = signal === 'traces' ? ingestTraces(decodeTraceRequestProto(call.request), options.sink) : ingestLogs(decodeLogsRequestProto(call.request), logSink);
-        } catch (err) {
-          if (!(err instanceof DecodeError)) throw err;
-          badRequests.hit();
-          callback({ code: grpc.status.INVALID_ARGUMENT, details: err.message });
-          return;
-        }
-        if (outcome.kind === 'refused') callback(refusal(outcome));
-        else callback(null, { rejected: outcome.rejected, message: outcome.message });
+        options.ingest.accept(signal, 'protobuf', call.request).then(
+          (outcome) => answer(outcome, callback),
+          (err: unknown) => {
+            if (err instanceof DecodeError) {
+              badRequests.hit();
+              callback({ code: grpc.status.INVALID_ARGUMENT, details: err.message });
+              return;
+            }
+            log.error({ err: errorMessage(err) }, 'OTLP/gRPC call failed');
+            callback({ code: grpc.status.INTERNAL, details: 'internal error' });
+          },
+        );
       } catch (err) {
         log.error({ err: errorMessage(err) }, 'OTLP/gRPC call failed');
         callback({ code: grpc.status.INTERNAL, details: 'internal error' });
@@ -142,41 +121,35 @@ export function createOtlpGrpcReceiver(options: OtlpGrpcReceiverOptions): OtlpRe
     };
   }
 
-  return {
-    get port() {
-      return boundPort;
-    },
+  const lifecycle = component('otlp-grpc', {
     start() {
-      if (server) return Promise.resolve(boundPort);
       const s = new grpc.Server({
         'grpc.max_receive_message_length': options.maxMessageBytes,
         'grpc.max_send_message_length': 4 * 1024 * 1024,
       });
-      s.addService(TRACE_SERVICE, { Export: handler('traces') });
-      s.addService(LOGS_SERVICE, { Export: handler('logs') });
+      s.addService(serviceDefinition('/opentelemetry.proto.collector.trace.v1.TraceService/Export', 'traces'), { Export: handler('traces') });
+      s.addService(serviceDefinition('/opentelemetry.proto.collector.logs.v1.LogsService/Export', 'logs'), { Export: handler('logs') });
       server = s;
-      return new Promise<number>((resolve, reject) => {
+      return new Promise<void>((resolve, reject) => {
         s.bindAsync(`${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`, grpc.ServerCredentials.createInsecure(), (err, port) => {
           if (err) {
-            reject(err);
+            server = undefined;
+            reject(new Error(`sources.otlp.grpc: cannot listen on ${options.host}:${options.port}: ${errorMessage(err)}`, { cause: err }));
             return;
           }
           boundPort = port;
           log.info({ host: options.host, port }, 'OTLP/gRPC receiver listening');
-          resolve(port);
+          resolve();
         });
       });
     },
-    shutdown() {
-      if (shutdownPromise) return shutdownPromise;
+    async shutdown(deadline) {
       shuttingDown = true;
       const s = server;
-      shutdownPromise = !s
-        ? Promise.resolve()
-        : closeGracefully((done) => s.tryShutdown(() => done()), () => s.forceShutdown(), options.shutdownGraceMs ?? 5000).then(() =>
-            log.info({ port: boundPort }, 'OTLP/gRPC receiver stopped'),
-          );
-      return shutdownPromise;
+      if (!s) return;
+      await closeGracefully((done) => s.tryShutdown(() => done()), () => s.forceShutdown(), Math.min(options.shutdownGraceMs ?? 5000, remainingMs(deadline)));
+      log.info({ port: boundPort }, 'OTLP/gRPC receiver stopped');
     },
-  };
+  });
+  return receiverOf(lifecycle, () => boundPort);
 }

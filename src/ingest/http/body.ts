@@ -17,7 +17,7 @@ export class BodyError extends Error {
 }
 
 /** `identity` or `gzip`, from the Content-Encoding header; anything else throws `unsupported_encoding`. */
-export function contentEncodingOf(req: IncomingMessage): 'identity' | 'gzip' {
+function contentEncodingOf(req: IncomingMessage): 'identity' | 'gzip' {
   const raw = (req.headers['content-encoding'] ?? '').trim().toLowerCase();
   if (raw === '' || raw === 'identity') return 'identity';
   if (raw === 'gzip' || raw === 'x-gzip') return 'gzip';

@@ -7,16 +7,14 @@
 import { closeGracefully } from '../otlp/close-gracefully.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { SpanSink } from '../sink.js';
 import { DecodeError, errorMessage } from '../../errors.js';
-import { logger, ThrottledLog } from '../../telemetry/log.js';
-import { decodeLogsRequestJson, decodeLogsRequestProto, decodeTraceRequestJson, decodeTraceRequestProto } from '../otlp/decode.js';
-import { ingestLogs, ingestTraces, type IngestOutcome, type OtlpSignal } from '../otlp/ingest.js';
-import { bearerMatches, type OtlpReceiver } from '../otlp/receiver.js';
+import type { ComponentSettings } from '../../component.js';
+import { ThrottledLog } from '../../telemetry/log.js';
+import type { IngestOutcome, OtlpIngest, OtlpSignal } from '../otlp/ingest.js';
+import { bearerMatches, receiverOf, type OtlpReceiver } from '../otlp/receiver.js';
 import { encodeExportResponse, encodeStatus, RpcCode, type OtlpEncoding } from '../otlp/responses.js';
 import { BodyError, readBody } from './body.js';
-import type { WriteAheadLog } from '../wal/log.js';
-import { ingestDurably } from '../wal/durable-ingest.js';
+import { component, remainingMs } from '../../component.js';
 
 export interface OtlpHttpReceiverOptions {
   host: string;
@@ -26,20 +24,16 @@ export interface OtlpHttpReceiverOptions {
   maxBodyBytes: number;
   /** When set, requests must carry `Authorization: Bearer <token>` (401 otherwise). */
   bearerToken?: string;
-  /** Receives decoded spans. */
-  sink: SpanSink;
-  /** Receives decoded log records; defaults to `sink`. */
-  logSink?: SpanSink;
+  /** Decodes, logs (write-ahead) and offers request bodies. */
+  ingest: OtlpIngest;
+  settings: ComponentSettings;
   /** `/readyz` answers 200 only while this returns true (and the receiver is not shutting down). */
   isReady: () => boolean;
   /** How long `shutdown()` waits for in-flight requests before closing connections; default 5000. */
   shutdownGraceMs?: number;
-  /** When set, a request is answered 200 only once its body is in this log (per its fsync policy). */
-  wal?: WriteAheadLog;
 }
 
 const CONTENT_TYPES: Record<OtlpEncoding, string> = { json: 'application/json', protobuf: 'application/x-protobuf' };
-const log = logger.child({ component: 'otlp-http' });
 
 /**
  * Answer a retryable refusal only once the request body has been drained (not buffered, not decoded):
@@ -53,12 +47,11 @@ function afterBody(req: IncomingMessage, then: () => void): void {
 
 /** Creates the OTLP/HTTP receiver; nothing listens until `start()`. */
 export function createOtlpHttpReceiver(options: OtlpHttpReceiverOptions): OtlpReceiver {
-  const logSink = options.logSink ?? options.sink;
+  const log = options.settings.logger.child({ component: 'otlp-http' });
   const badRequests = new ThrottledLog(log, 'rejected malformed OTLP/HTTP requests');
   let server: Server | undefined;
   let boundPort = options.port;
   let shuttingDown = false;
-  let shutdownPromise: Promise<void> | undefined;
 
   function send(res: ServerResponse, status: number, encoding: OtlpEncoding, body: Buffer, headers: Record<string, string> = {}): void {
     if (res.headersSent) return;
@@ -71,6 +64,10 @@ export function createOtlpHttpReceiver(options: OtlpHttpReceiverOptions): OtlpRe
   }
 
   function answer(res: ServerResponse, signal: OtlpSignal, encoding: OtlpEncoding, outcome: IngestOutcome): void {
+    if (outcome.kind === 'wal_failed') {
+      fail(res, 503, encoding, RpcCode.UNAVAILABLE, outcome.message, { 'retry-after': '1' });
+      return;
+    }
     if (outcome.kind === 'accepted') {
       send(res, 200, encoding, encodeExportResponse(signal, encoding, outcome.rejected, outcome.message));
       return;
@@ -99,7 +96,7 @@ export function createOtlpHttpReceiver(options: OtlpHttpReceiverOptions): OtlpRe
       return;
     }
     // Saturated: answer before reading and decoding the body, so overload costs as little as possible.
-    const pressure = signal === 'traces' ? options.sink.pressure?.() : undefined;
+    const pressure = options.ingest.pressure(signal);
     if (pressure) {
       afterBody(req, () => answer(res, signal, encoding, { kind: 'refused', reason: pressure.reason, retryAfterMs: pressure.retryAfterMs }));
       return;
@@ -117,18 +114,7 @@ export function createOtlpHttpReceiver(options: OtlpHttpReceiverOptions): OtlpRe
     }
     let outcome: IngestOutcome;
     try {
-      if (options.wal) {
-        const durable = await ingestDurably(options.wal, signal, encoding, body, signal === 'traces' ? options.sink : logSink);
-        if (durable.kind === 'wal_failed') {
-          fail(res, 503, encoding, RpcCode.UNAVAILABLE, durable.message, { 'retry-after': '1' });
-          return;
-        }
-        outcome = durable;
-      } else if (signal === 'traces') {
-        outcome = ingestTraces(encoding === 'json' ? decodeTraceRequestJson(body) : decodeTraceRequestProto(body), options.sink);
-      } else {
-        outcome = ingestLogs(encoding === 'json' ? decodeLogsRequestJson(body) : decodeLogsRequestProto(body), logSink);
-      }
+      outcome = await options.ingest.accept(signal, encoding, body);
     } catch (err) {
       if (!(err instanceof DecodeError)) throw err;
       fail(res, 400, encoding, RpcCode.INVALID_ARGUMENT, err.message);
@@ -168,44 +154,39 @@ export function createOtlpHttpReceiver(options: OtlpHttpReceiverOptions): OtlpRe
     });
   }
 
-  return {
-    get port() {
-      return boundPort;
-    },
+  const lifecycle = component('otlp-http', {
     start() {
-      if (server) return Promise.resolve(boundPort);
       const s = createServer({ requestTimeout: 60_000, headersTimeout: 15_000 }, onRequest);
       s.on('clientError', (_err, socket) => {
         if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
         else socket.destroy();
       });
       server = s;
-      return new Promise<number>((resolve, reject) => {
-        s.once('error', reject);
+      return new Promise<void>((resolve, reject) => {
+        s.once('error', (err) => reject(new Error(`sources.otlp.http: cannot listen on ${options.host}:${options.port}: ${errorMessage(err)}`, { cause: err })));
         s.listen(options.port, options.host, () => {
-          s.off('error', reject);
+          s.removeAllListeners('error');
           s.on('error', (err) => log.error({ err: errorMessage(err) }, 'OTLP/HTTP server error'));
           boundPort = (s.address() as AddressInfo).port;
           log.info({ host: options.host, port: boundPort }, 'OTLP/HTTP receiver listening');
-          resolve(boundPort);
+          resolve();
         });
       });
     },
-    shutdown() {
-      if (shutdownPromise) return shutdownPromise;
+    async shutdown(deadline) {
       shuttingDown = true;
       const s = server;
-      shutdownPromise = !s
-        ? Promise.resolve()
-        : closeGracefully(
-            (done) => {
-              s.close(() => done());
-              s.closeIdleConnections();
-            },
-            () => s.closeAllConnections(),
-            options.shutdownGraceMs ?? 5000,
-          ).then(() => log.info({ port: boundPort }, 'OTLP/HTTP receiver stopped'));
-      return shutdownPromise;
+      if (!s?.listening) return;
+      await closeGracefully(
+        (done) => {
+          s.close(() => done());
+          s.closeIdleConnections();
+        },
+        () => s.closeAllConnections(),
+        Math.min(options.shutdownGraceMs ?? 5000, remainingMs(deadline)),
+      );
+      log.info({ port: boundPort }, 'OTLP/HTTP receiver stopped');
     },
-  };
+  });
+  return receiverOf(lifecycle, () => boundPort);
 }

@@ -13,7 +13,7 @@ export type KafkaEncoding = 'otlp_proto' | 'otlp_json';
 type Headers = Record<string, Buffer | string | (Buffer | string)[] | undefined>;
 
 /** The encoding named by a `content-type` header, if any. */
-export function encodingFromHeaders(headers: Headers | undefined): KafkaEncoding | undefined {
+function encodingFromHeaders(headers: Headers | undefined): KafkaEncoding | undefined {
   if (!headers) return undefined;
   for (const [name, raw] of Object.entries(headers)) {
     if (name.toLowerCase() !== 'content-type' || raw === undefined) continue;

@@ -10,22 +10,22 @@
  * dead-lettered again (the live consumer already did that).
  */
 import { Kafka, logLevel as KafkaLogLevel, type KafkaConfig, type SASLOptions } from 'kafkajs';
-import type { AssemblyConfig, TraceHandler } from '../assembler.js';
-import { TraceAssembler } from '../assembler.js';
+import { componentSettings, type Component, type ComponentSettings } from '../../component.js';
 import { ErrorCodes, errorMessage, TracejudgeError } from '../../errors.js';
-import { logger } from '../../telemetry/log.js';
+import { ComponentGraph } from '../../service/graph.js';
+import { deferred } from '../../util/deferred.js';
+import { TraceAssembler, type AssemblyConfig, type TraceHandler } from '../assembler.js';
+import type { SpanSink } from '../sink.js';
 import { createKafkaSource, type KafkaSourceConfig } from './source.js';
 
-export interface ReplayOptions {
+export interface KafkaReplayOptions {
   /** Brokers, client id, encoding, TLS/SASL: the `sources.kafka` section. */
   kafka: KafkaSourceConfig;
-  assembly: Partial<AssemblyConfig>;
   topic: string;
   /** Start at the earliest offset of each partition (else at the end offsets fetched at the start). */
   fromBeginning: boolean;
   /** Stop once every partition was read up to the end offsets fetched at the start (else run until `signal`). */
   untilEnd: boolean;
-  onTrace: TraceHandler;
   /** Default `tracejudge-replay-<pid>-<time>`. */
   groupId?: string;
   /** Called about every `progressIntervalMs` with messages read and messages to read (0 when following). */
@@ -42,7 +42,17 @@ export interface ReplayResult {
   /** Messages read (decoded or dead), including any past the end offsets. */
   messages: number;
   undecodable: number;
-  traces: number;
+}
+
+/**
+ * The replay as a finite source, in two components like the live Kafka source: `fetch` fetches the
+ * partition ranges at start (an unknown topic fails the start with a usage error) and reads into the sink;
+ * `done` resolves when the end is reached (or `signal` aborts). `offsets`, shut down after the emitters
+ * flushed, commits what settled, leaves and deletes the replay's consumer group.
+ */
+export interface KafkaReplay {
+  readonly fetch: Component & { readonly done: Promise<ReplayResult> };
+  readonly offsets: Component;
 }
 
 interface PartitionRange {
@@ -76,119 +86,119 @@ async function partitionRanges(kafka: Kafka, topic: string, brokers: readonly st
   }
 }
 
-async function deleteGroup(kafka: Kafka, groupId: string): Promise<void> {
-  const admin = kafka.admin();
-  try {
-    await admin.connect();
-    await admin.deleteGroups([groupId]);
-  } catch (err) {
-    logger.debug({ groupId, err: errorMessage(err) }, 'replay: could not delete the replay consumer group');
-  } finally {
-    await admin.disconnect().catch(() => undefined);
-  }
-}
-
-/** Replay `topic` into `onTrace` through an assembler; resolves when done (see the module comment). */
-export async function replayKafka(options: ReplayOptions): Promise<ReplayResult> {
-  const { topic } = options;
+/** Build the replay source over `sink` (the assembler); see {@link KafkaReplay}. */
+export function createKafkaReplay(options: KafkaReplayOptions & { sink: SpanSink; settings: ComponentSettings; assembled?: () => number }): KafkaReplay {
+  const { topic, settings } = options;
+  const log = settings.logger.child({ component: 'kafka-replay' });
   const groupId = options.groupId ?? `tracejudge-replay-${process.pid}-${Date.now()}`;
-  const sourceConfig: KafkaSourceConfig = {
-    ...options.kafka,
-    topic,
-    topics: undefined,
-    groupId,
-    initialOffset: options.fromBeginning ? 'earliest' : 'latest',
-  };
+  const sourceConfig: KafkaSourceConfig = { ...options.kafka, topic, topics: undefined, groupId, initialOffset: options.fromBeginning ? 'earliest' : 'latest' };
   const kafka = kafkaClient(sourceConfig);
-  const ranges = await partitionRanges(kafka, topic, sourceConfig.brokers, options.fromBeginning);
-  const total = ranges.reduce((n, r) => n + Number(r.end - r.start), 0);
-  const log = logger.child({ component: 'kafka-replay' });
-  log.info({ topic, groupId, partitions: ranges.length, messages: total, fromBeginning: options.fromBeginning, untilEnd: options.untilEnd }, 'replay: starting');
+  const source = createKafkaSource({ config: sourceConfig, sink: options.sink, settings, publishDeadLetters: false });
+  let ranges: PartitionRange[] = [];
+  let total = 0;
+  const done = deferred<ReplayResult>();
+  let started = false;
+  let stopping: Promise<void> | undefined;
 
-  const assembler = new TraceAssembler({ config: options.assembly, onTrace: options.onTrace });
-  const source = createKafkaSource({ config: sourceConfig, sink: assembler, publishDeadLetters: false });
   const read = (): { done: number; atEnd: boolean } => {
     const positions = source.positions().get(topic);
-    let done = 0;
+    let n = 0;
     let atEnd = true;
     for (const r of ranges) {
       const pos = positions?.get(r.partition) ?? r.start;
       const clamped = pos < r.start ? r.start : pos > r.end ? r.end : pos;
-      done += Number(clamped - r.start);
+      n += Number(clamped - r.start);
       if (pos < r.end) atEnd = false;
     }
-    return { done, atEnd };
+    return { done: n, atEnd };
+  };
+  const result = (): ReplayResult => {
+    const stats = source.stats();
+    return { groupId, partitions: ranges.length, total, messages: stats.messages, undecodable: stats.deadLetters };
   };
 
-  const nothingToRead = options.untilEnd && total === 0;
-  try {
-    if (!nothingToRead) {
-      await source.start();
-      assembler.start();
-      const interval = options.progressIntervalMs ?? 200;
-      for (;;) {
-        const { done, atEnd } = read();
-        options.onProgress?.(done, options.untilEnd ? total : 0);
-        if ((options.untilEnd && atEnd) || options.signal?.aborted) break;
-        await new Promise((r) => setTimeout(r, interval));
-      }
-      await source.stop();
+  async function follow(): Promise<void> {
+    const interval = options.progressIntervalMs ?? 200;
+    for (;;) {
+      const { done: n, atEnd } = read();
+      options.onProgress?.(n, options.untilEnd ? total : 0);
+      if ((options.untilEnd && atEnd) || options.signal?.aborted) break;
+      await new Promise((r) => setTimeout(r, interval));
     }
-    await assembler.close();
-  } finally {
-    await source.shutdown(Date.now() + 10_000);
-    assembler.stop();
-    await deleteGroup(kafka, groupId);
+    await source.fetch.shutdown(Date.now() + 10_000);
   }
-  const stats = source.stats();
-  const result: ReplayResult = {
-    groupId,
-    partitions: ranges.length,
-    total,
-    messages: stats.messages,
-    undecodable: stats.deadLetters,
-    traces: assembler.stats.tracesAssembled,
-  };
-  log.info({ topic, ...result }, 'replay: done');
-  if (assembler.stats.handlerErrors > 0) {
-    throw new TracejudgeError(ErrorCodes.SCORER_FAILED, `score --kafka: ${assembler.stats.handlerErrors} of ${assembler.stats.tracesAssembled} traces failed (see the log)`);
-  }
-  return result;
-}
 
-/** The `score` flags that select a replay. */
-export interface ReplayArgs {
-  kafka?: string | undefined;
-  'from-beginning'?: boolean | undefined;
-  'until-end'?: boolean | undefined;
+  const fetch = {
+    name: 'kafka-replay',
+    done: done.promise,
+    async start() {
+      started = true;
+      try {
+        ranges = await partitionRanges(kafka, topic, sourceConfig.brokers, options.fromBeginning);
+      } catch (err) {
+        done.reject(err);
+        throw err;
+      }
+      total = ranges.reduce((n, r) => n + Number(r.end - r.start), 0);
+      log.info({ topic, groupId, partitions: ranges.length, messages: total, fromBeginning: options.fromBeginning, untilEnd: options.untilEnd }, 'replay: starting');
+      if (options.untilEnd && total === 0) {
+        done.resolve(result());
+        return;
+      }
+      await source.offsets.start();
+      await source.fetch.start();
+      follow().then(() => done.resolve(result()), done.reject);
+    },
+    shutdown(deadline: number) {
+      return source.fetch.shutdown(deadline);
+    },
+  };
+  const offsets: Component = {
+    name: 'kafka-replay:offsets',
+    start: () => Promise.resolve(),
+    shutdown(deadline) {
+      stopping ??= (async () => {
+        await source.offsets.shutdown(deadline);
+        if (!started) return;
+        const admin = kafka.admin();
+        try {
+          await admin.connect();
+          await admin.deleteGroups([groupId]);
+        } catch (err) {
+          log.debug({ groupId, err: errorMessage(err) }, 'replay: could not delete the replay consumer group');
+        } finally {
+          await admin.disconnect().catch(() => undefined);
+        }
+        log.info({ topic, ...result(), ...(options.assembled ? { traces: options.assembled() } : {}) }, 'replay: done');
+      })();
+      return stopping;
+    },
+  };
+  return { fetch, offsets };
 }
 
 /**
- * Replay options from `tracejudge score` flags, or undefined when `--kafka` is absent (files are scored).
- * Without `--until-end` the replay follows the topic until SIGINT/SIGTERM.
+ * Replay `topic` into `onTrace` through an assembler of its own; resolves when done, with the traces
+ * handed on. Rejects when a trace handler failed or the topic does not exist.
  */
-export function replayOptionsFromArgs(
-  args: ReplayArgs,
-  positionals: readonly string[],
-  config: { sources: { kafka: KafkaSourceConfig }; assembly: Partial<AssemblyConfig> },
-): Omit<ReplayOptions, 'onTrace'> | undefined {
-  const usage = (m: string): TracejudgeError => new TracejudgeError(ErrorCodes.USAGE, `score: ${m}`);
-  if (args.kafka === undefined) {
-    if (args['from-beginning'] || args['until-end']) throw usage('--from-beginning and --until-end need --kafka TOPIC');
-    return undefined;
+export async function replayKafka(
+  options: KafkaReplayOptions & { assembly: Partial<AssemblyConfig>; onTrace: TraceHandler; settings?: ComponentSettings },
+): Promise<ReplayResult & { traces: number }> {
+  const settings = options.settings ?? componentSettings();
+  const graph = new ComponentGraph();
+  const assembler = graph.add(new TraceAssembler({ config: options.assembly, onTrace: options.onTrace, settings }));
+  const replay = createKafkaReplay({ ...options, sink: assembler, settings, assembled: () => assembler.stats.tracesAssembled });
+  graph.add(replay.fetch, [assembler]);
+  graph.add(replay.offsets);
+  graph.link(assembler, replay.offsets);
+  let result: ReplayResult;
+  try {
+    await graph.start();
+    result = await replay.fetch.done;
+  } finally {
+    await graph.shutdown(Date.now() + 10_000);
   }
-  if (args.kafka === '') throw usage('--kafka needs a topic name');
-  if (positionals.length > 0) throw usage('give either --kafka TOPIC or trace files, not both');
-  const abort = new AbortController();
-  const stop = (): void => abort.abort();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  return {
-    kafka: config.sources.kafka,
-    assembly: config.assembly,
-    topic: args.kafka,
-    fromBeginning: args['from-beginning'] === true,
-    untilEnd: args['until-end'] === true,
-    signal: abort.signal,
-  };
+  const { handlerErrors, tracesAssembled } = assembler.stats;
+  if (handlerErrors > 0) throw new TracejudgeError(ErrorCodes.SCORER_FAILED, `score --kafka: ${handlerErrors} of ${tracesAssembled} traces failed (see the log)`);
+  return { ...result, traces: tracesAssembled };
 }

@@ -9,15 +9,18 @@
  * a rebalance keeps its tracking: messages it already holds are not offered again when kafkajs re-fetches
  * them, so their pending settles still hold the watermark back.
  *
- * Shutdown: `stop()` pauses every topic (no more fetching, the member stays in the group and keeps its
- * partitions), `shutdown()` waits for in-flight work, commits what settled, and only then leaves the group,
- * so a successor starts from an up-to-date committed offset.
+ * Lifecycle: two components, because intake and acknowledgement end at different times. `fetch` starts the
+ * consumer (join the group, fetch) and its shutdown pauses every topic (no more fetching; the member stays in
+ * the group and keeps its partitions). `offsets` starts the commit timer and its shutdown, once everything
+ * downstream has flushed, waits for in-flight messages to settle (by the deadline), commits what settled and
+ * only then leaves the group, so a successor starts from an up-to-date committed offset. In the service
+ * graph `fetch` feeds the assembler and the emitters feed `offsets`.
  */
 import { Kafka, logLevel as KafkaLogLevel, type Consumer, type EachBatchPayload, type KafkaConfig, type LogEntry, type Producer, type SASLOptions } from 'kafkajs';
 import type { Logger } from 'pino';
+import { component, type Component, type ComponentSettings } from '../../component.js';
 import { errorMessage } from '../../errors.js';
-import { logger as rootLogger, ThrottledLog } from '../../telemetry/log.js';
-import { telemetry } from '../../telemetry/instruments.js';
+import { ThrottledLog } from '../../telemetry/log.js';
 import type { SpanSink } from '../sink.js';
 import { decodeKafkaValue, type KafkaEncoding } from './decode-message.js';
 import { publishDeadLetter } from './dead-letter.js';
@@ -42,7 +45,7 @@ export interface KafkaSourceConfig {
 export interface KafkaSourceOptions {
   config: KafkaSourceConfig;
   sink: SpanSink;
-  logger?: Logger;
+  settings: ComponentSettings;
   /** Publish undecodable messages to the dead-letter topic (default true); false only logs and counts them (replay). */
   publishDeadLetters?: boolean;
 }
@@ -61,11 +64,10 @@ export interface KafkaSourceStats {
 }
 
 export interface KafkaSource {
-  start(): Promise<void>;
-  /** Stop fetching new records; in-flight work continues. */
-  stop(): Promise<void>;
-  /** Wait for in-flight records (until `deadline`, ms since epoch), commit what is settled, leave the group. Safe twice. */
-  shutdown(deadline: number): Promise<void>;
+  /** Join the group and fetch; its shutdown stops fetching (in-flight work continues). */
+  readonly fetch: Component;
+  /** The commit timer; its shutdown waits for in-flight records (by the deadline), commits what settled, leaves the group. */
+  readonly offsets: Component;
   /** Commit settled offsets now (also done every `commitIntervalMs`). */
   commit(): Promise<void>;
   inFlight(): number;
@@ -88,7 +90,8 @@ function kafkaLogCreator(log: Logger) {
 
 export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
   const { config, sink } = options;
-  const log = (options.logger ?? rootLogger).child({ component: 'kafka-source' });
+  const log = options.settings.logger.child({ component: 'kafka-source' });
+  const telemetry = options.settings.telemetry.instruments;
   const topics = config.topics?.length ? config.topics : [{ topic: config.topic, encoding: config.encoding }];
   const encodingOf = new Map(topics.map((t) => [t.topic, t.encoding]));
   const dlqTopicOf = (topic: string): string => config.deadLetterTopic ?? `${topic}.dlq`;
@@ -122,7 +125,6 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
   let commitTimer: NodeJS.Timeout | undefined;
   const resumeTimers = new Set<NodeJS.Timeout>();
   let stopped = false;
-  let closed: Promise<void> | undefined;
   let committing: Promise<void> = Promise.resolve();
 
   const getProducer = (): Promise<Producer> => {
@@ -145,7 +147,7 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
           await consumer.commitOffsets([{ topic, partition, offset: offset.toString() }]);
           tracker.markCommitted(partition, offset);
           stats.commits++;
-          telemetry().kafkaCommits.add(1, { topic });
+          telemetry.kafkaCommits.add(1, { topic });
         } catch (err) {
           commitFailures.hit(1, { topic, partition, err: errorMessage(err) });
         }
@@ -190,7 +192,7 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
         if (options.publishDeadLetters !== false) {
           const p = await getProducer().catch(() => undefined);
           ok = p ? await publishDeadLetter(p, dlqTopicOf(topic), { topic, partition, message, error }) : false;
-          telemetry().kafkaDeadLetters.add(1, { outcome: ok ? 'published' : 'failed' });
+          telemetry.kafkaDeadLetters.add(1, { outcome: ok ? 'published' : 'failed' });
         }
         stats.deadLetters++;
         stats.messages++;
@@ -201,7 +203,7 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
         await heartbeat();
         continue;
       }
-      if (decoded.rejected > 0) telemetry().spansRejected.add(decoded.rejected, { source: 'kafka', reason: 'invalid' });
+      if (decoded.rejected > 0) telemetry.spansRejected.add(decoded.rejected, { source: 'kafka', reason: 'invalid' });
       const handle = tracker.track(partition, offset);
       const result = sink.offer({ spans: decoded.spans, logs: [], source: 'kafka', onSettled: () => tracker.settle(handle) });
       if (!result.accepted) {
@@ -214,7 +216,7 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
         break;
       }
       stats.messages++;
-      telemetry().spansReceived.add(decoded.spans.length, { source: 'kafka' });
+      telemetry.spansReceived.add(decoded.spans.length, { source: 'kafka' });
       advance(topic, partition, offset);
       // "Resolved" only moves kafkajs' fetch position; commits follow the OffsetTracker watermark.
       resolveOffset(message.offset);
@@ -222,7 +224,13 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
     }
   };
 
-  return {
+  const inFlight = (): number => {
+    let n = 0;
+    for (const t of trackers.values()) n += t.inFlight();
+    return n;
+  };
+
+  const fetch = component('kafka:fetch', {
     async start() {
       const c = kafka.consumer({
         groupId: config.groupId,
@@ -255,43 +263,44 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
       await c.connect();
       await c.subscribe({ topics: topics.map((t) => t.topic), fromBeginning: config.initialOffset === 'earliest' });
       await c.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch });
-      commitTimer = setInterval(() => void commit(), config.commitIntervalMs);
-      commitTimer.unref();
       log.info({ topics: topics.map((t) => t.topic), groupId: config.groupId, brokers: config.brokers }, 'kafka source started');
     },
-    stop() {
-      if (stopped) return Promise.resolve();
+    shutdown() {
       stopped = true;
       for (const t of resumeTimers) clearTimeout(t);
       resumeTimers.clear();
-      // Pause rather than stop: the member keeps its partitions (and heartbeats) until `shutdown` has
+      // Pause rather than stop: the member keeps its partitions (and heartbeats) until `offsets` has
       // committed what the flush settles; leaving first would hand partitions over with stale offsets.
       try {
         consumer?.pause(topics.map((t) => ({ topic: t.topic })));
       } catch (err) {
         log.warn({ err: errorMessage(err) }, 'kafka: pause at stop failed');
       }
-      return Promise.resolve();
     },
-    shutdown(deadline) {
-      closed ??= (async () => {
-        await this.stop();
-        while (this.inFlight() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-        if (commitTimer) clearInterval(commitTimer);
-        await commit();
-        // disconnect() stops the runner and leaves the group.
-        await consumer?.disconnect().catch((err: unknown) => log.warn({ err: errorMessage(err) }, 'kafka: disconnect failed'));
-        if (producer) await producer.disconnect().catch(() => undefined);
-        log.info({ inFlight: this.inFlight(), ...stats }, 'kafka source stopped');
-      })();
-      return closed;
+  });
+
+  const offsets = component('kafka:offsets', {
+    start() {
+      commitTimer = setInterval(() => void commit(), config.commitIntervalMs);
+      commitTimer.unref();
     },
+    async shutdown(deadline) {
+      await fetch.shutdown(deadline);
+      while (inFlight() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      if (commitTimer) clearInterval(commitTimer);
+      await commit();
+      // disconnect() stops the runner and leaves the group.
+      await consumer?.disconnect().catch((err: unknown) => log.warn({ err: errorMessage(err) }, 'kafka: disconnect failed'));
+      if (producer) await producer.disconnect().catch(() => undefined);
+      log.info({ inFlight: inFlight(), ...stats }, 'kafka source stopped');
+    },
+  });
+
+  return {
+    fetch,
+    offsets,
     commit,
-    inFlight() {
-      let n = 0;
-      for (const t of trackers.values()) n += t.inFlight();
-      return n;
-    },
+    inFlight,
     stats() {
       return { ...stats };
     },

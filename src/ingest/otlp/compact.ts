@@ -8,7 +8,7 @@
 import type { Attributes, Span, SpanEvent, SpanLink, StatusCode } from '../../model/span.js';
 
 /** Attribute counts above this are copied into a fast-mode object. */
-export const COMPACT_ABOVE = 16;
+const COMPACT_ABOVE = 16;
 
 /** `attrs` itself, or its fast-mode copy when it received more than {@link COMPACT_ABOVE} key/values. */
 export function compactAttributes(attrs: Attributes, stored: number): Attributes {

@@ -13,8 +13,14 @@
 export const MAX_INTERNED_LENGTH = 64;
 /** The table is dropped and restarted when it reaches this many entries (a high-cardinality value stream). */
 export const MAX_INTERNED_ENTRIES = 16_384;
-
-let table = new Map<string, string>();
+/** Configuration values longer than this are not interned. */
+export const MAX_INTERNED_CONFIG_LENGTH = 64 * 1024;
+/** Recent distinct values remembered per configuration key (agents of a fleet interleave). */
+export const CONFIG_VALUES_PER_KEY = 8;
+/** Configuration keys remembered (`llm.tools.<n>.…` keys are numbered). */
+export const MAX_CONFIG_KEYS = 64;
+/** Slots of the protobuf decoder's table of short ASCII strings. */
+const ASCII_SLOTS = 8192;
 
 /** Attributes that carry an agent's configuration, the same on every LLM call of that agent. */
 const CONFIG_KEYS: ReadonlySet<string> = new Set([
@@ -23,83 +29,84 @@ const CONFIG_KEYS: ReadonlySet<string> = new Set([
   'llm.invocation_parameters',
   'ai.prompt.tools',
 ]);
-/** Configuration values longer than this are not interned. */
-export const MAX_INTERNED_CONFIG_LENGTH = 64 * 1024;
-/** Recent distinct values remembered per configuration key (agents of a fleet interleave). */
-export const CONFIG_VALUES_PER_KEY = 8;
-/** Configuration keys remembered (`llm.tools.<n>.…` keys are numbered). */
-export const MAX_CONFIG_KEYS = 64;
-/**
- * Per configuration key, its most recent distinct values. A long value is compared with these (a string
- * comparison stops at the first differing character) instead of being hashed whole for a map lookup.
- */
-const recentConfig = new Map<string, string[]>();
-
-/** The shared instance equal to `s` when `s` is short, else `s` itself. Bounded; never changes a value. */
-export function intern(s: string): string {
-  if (s.length > MAX_INTERNED_LENGTH) return s;
-  const hit = table.get(s);
-  if (hit !== undefined) return hit;
-  if (table.size >= MAX_INTERNED_ENTRIES) table = new Map<string, string>();
-  table.set(s, s);
-  return s;
-}
-
-/** `intern`, and for a configuration attribute (`key` in a fixed set) the shared instance at any length. */
-export function internAttribute(key: string, s: string): string {
-  if (s.length <= MAX_INTERNED_LENGTH) return intern(s);
-  return internConfig(key, s);
-}
-
-/** For a configuration attribute longer than {@link MAX_INTERNED_LENGTH}, its shared instance; else `s`. */
-export function internConfig(key: string, s: string): string {
-  if (s.length > MAX_INTERNED_CONFIG_LENGTH || (!CONFIG_KEYS.has(key) && !key.startsWith('llm.tools.'))) return s;
-  let recent = recentConfig.get(key);
-  if (recent === undefined) {
-    if (recentConfig.size >= MAX_CONFIG_KEYS) recentConfig.clear();
-    recentConfig.set(key, (recent = []));
-  }
-  for (const v of recent) if (v === s) return v;
-  if (recent.length >= CONFIG_VALUES_PER_KEY) recent.pop();
-  recent.unshift(s);
-  return s;
-}
-
-/** Current table sizes (for tests and diagnostics). */
-export function internedSizes(): { short: number; configKeys: number; configChars: number } {
-  let configChars = 0;
-  for (const values of recentConfig.values()) for (const v of values) configChars += v.length;
-  return { short: table.size, configKeys: recentConfig.size, configChars };
-}
 
 /**
- * The protobuf decoder's short strings (attribute keys, span names, short values) straight from their
- * bytes: an ASCII string of at most {@link MAX_INTERNED_LENGTH} bytes is looked up by a hash of its bytes
- * in a fixed table of recent strings and, when found, returned without decoding or allocating. Keys then
- * arrive already internalized for the attribute stores, and equal values share one instance.
+ * The interning tables of one service (its decoders share them; two services share nothing). Bounded;
+ * never changes a value.
  */
-const ASCII_SLOTS = 8192;
-const asciiSlots: string[] = new Array<string>(ASCII_SLOTS).fill('');
+export class Interner {
+  #table = new Map<string, string>();
+  /**
+   * Per configuration key, its most recent distinct values. A long value is compared with these (a string
+   * comparison stops at the first differing character) instead of being hashed whole for a map lookup.
+   */
+  readonly #recentConfig = new Map<string, string[]>();
+  /**
+   * The protobuf decoder's short strings (attribute keys, span names, short values) straight from their
+   * bytes: an ASCII string of at most {@link MAX_INTERNED_LENGTH} bytes is looked up by a hash of its bytes
+   * in a fixed table of recent strings and, when found, returned without decoding or allocating. Keys then
+   * arrive already internalized for the attribute stores, and equal values share one instance.
+   */
+  readonly #asciiSlots: string[] = new Array<string>(ASCII_SLOTS).fill('');
 
-/** `buf[start, end)` as UTF-8 text (invalid sequences become U+FFFD, as `Buffer#toString` does). */
-export function decodeUtf8(buf: Buffer, start: number, end: number): string {
-  const len = end - start;
-  if (len === 0) return '';
-  if (len > MAX_INTERNED_LENGTH) return buf.toString('utf8', start, end);
-  let h = 0x811c9dc5 ^ len;
-  for (let i = start; i < end; i++) {
-    const b = buf[i] as number;
-    if (b >= 0x80) return intern(buf.toString('utf8', start, end));
-    h = Math.imul(h ^ b, 0x01000193);
+  /** The shared instance equal to `s` when `s` is short, else `s` itself. */
+  intern(s: string): string {
+    if (s.length > MAX_INTERNED_LENGTH) return s;
+    const hit = this.#table.get(s);
+    if (hit !== undefined) return hit;
+    if (this.#table.size >= MAX_INTERNED_ENTRIES) this.#table = new Map<string, string>();
+    this.#table.set(s, s);
+    return s;
   }
-  const slot = (h >>> 0) % ASCII_SLOTS;
-  const cached = asciiSlots[slot] as string;
-  if (cached.length === len) {
-    let i = 0;
-    while (i < len && cached.charCodeAt(i) === buf[start + i]) i++;
-    if (i === len) return cached;
+
+  /** `intern`, and for a configuration attribute (`key` in a fixed set) the shared instance at any length. */
+  internAttribute(key: string, s: string): string {
+    if (s.length <= MAX_INTERNED_LENGTH) return this.intern(s);
+    return this.internConfig(key, s);
   }
-  const text = buf.toString('latin1', start, end);
-  asciiSlots[slot] = text;
-  return text;
+
+  /** For a configuration attribute longer than {@link MAX_INTERNED_LENGTH}, its shared instance; else `s`. */
+  internConfig(key: string, s: string): string {
+    if (s.length > MAX_INTERNED_CONFIG_LENGTH || (!CONFIG_KEYS.has(key) && !key.startsWith('llm.tools.'))) return s;
+    let recent = this.#recentConfig.get(key);
+    if (recent === undefined) {
+      if (this.#recentConfig.size >= MAX_CONFIG_KEYS) this.#recentConfig.clear();
+      this.#recentConfig.set(key, (recent = []));
+    }
+    for (const v of recent) if (v === s) return v;
+    if (recent.length >= CONFIG_VALUES_PER_KEY) recent.pop();
+    recent.unshift(s);
+    return s;
+  }
+
+  /** Current table sizes (for tests and diagnostics). */
+  sizes(): { short: number; configKeys: number; configChars: number } {
+    let configChars = 0;
+    for (const values of this.#recentConfig.values()) for (const v of values) configChars += v.length;
+    return { short: this.#table.size, configKeys: this.#recentConfig.size, configChars };
+  }
+
+  /** `buf[start, end)` as UTF-8 text (invalid sequences become U+FFFD, as `Buffer#toString` does). */
+  decodeUtf8(buf: Buffer, start: number, end: number): string {
+    const len = end - start;
+    if (len === 0) return '';
+    if (len > MAX_INTERNED_LENGTH) return buf.toString('utf8', start, end);
+    let h = 0x811c9dc5 ^ len;
+    for (let i = start; i < end; i++) {
+      const b = buf[i] as number;
+      if (b >= 0x80) return this.intern(buf.toString('utf8', start, end));
+      h = Math.imul(h ^ b, 0x01000193);
+    }
+    const slot = (h >>> 0) % ASCII_SLOTS;
+    const slots = this.#asciiSlots;
+    const cached = slots[slot] as string;
+    if (cached.length === len) {
+      let i = 0;
+      while (i < len && cached.charCodeAt(i) === buf[start + i]) i++;
+      if (i === len) return cached;
+    }
+    const text = buf.toString('latin1', start, end);
+    slots[slot] = text;
+    return text;
+  }
 }

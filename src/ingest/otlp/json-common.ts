@@ -6,7 +6,7 @@
 import type { Attributes, AttributeValue, Resource, Scope } from '../../model/span.js';
 import { DecodeError, errorMessage } from '../../errors.js';
 import { normalizeHexId } from './hex.js';
-import { internAttribute } from './intern.js';
+import type { Interner } from './intern.js';
 import { compactAttributes } from './compact.js';
 import { ItemRejected, MAX_VALUE_DEPTH } from './result.js';
 
@@ -143,7 +143,7 @@ function base64(v: unknown): Uint8Array {
 }
 
 /** OTLP/JSON `AnyValue` → plain JS. An empty object is `null`. */
-export function anyValue(v: unknown, depth: number): AttributeValue {
+export function anyValue(v: unknown, depth: number, ix: Interner): AttributeValue {
   if (!isObject(v)) throw new ItemRejected(`expected an AnyValue object, got ${describe(v)}`);
   let x: unknown;
   if ((x = v.stringValue ?? v.string_value) !== undefined) {
@@ -162,7 +162,7 @@ export function anyValue(v: unknown, depth: number): AttributeValue {
     if (values === undefined || values === null) return [];
     if (!Array.isArray(values)) throw new ItemRejected('arrayValue.values: expected an array');
     const out: AttributeValue[] = new Array<AttributeValue>(values.length);
-    for (let i = 0; i < values.length; i++) out[i] = anyValue(values[i], depth + 1);
+    for (let i = 0; i < values.length; i++) out[i] = anyValue(values[i], depth + 1, ix);
     return out;
   }
   if ((x = v.kvlistValue ?? v.kvlist_value) !== undefined) {
@@ -171,7 +171,7 @@ export function anyValue(v: unknown, depth: number): AttributeValue {
     const out: Attributes = {};
     if (values === undefined || values === null) return out;
     if (!Array.isArray(values)) throw new ItemRejected('kvlistValue.values: expected an array');
-    keyValues(values, out, depth + 1);
+    keyValues(values, out, depth + 1, ix);
     return out;
   }
   if ((x = v.bytesValue ?? v.bytes_value) !== undefined) return base64(x);
@@ -179,29 +179,29 @@ export function anyValue(v: unknown, depth: number): AttributeValue {
 }
 
 /** A `KeyValue[]` into `target`. `__proto__` keys are dropped so attribute objects stay plain. */
-export function keyValues(list: unknown[], target: Attributes, depth: number): void {
+export function keyValues(list: unknown[], target: Attributes, depth: number, ix: Interner): void {
   for (const kv of list) {
     if (!isObject(kv) || typeof kv.key !== 'string') throw new ItemRejected('attributes: expected {key, value} objects with a string key');
-    const value = kv.value === undefined || kv.value === null ? null : anyValue(kv.value, depth);
-    if (kv.key !== '__proto__') target[kv.key] = typeof value === 'string' ? internAttribute(kv.key, value) : value;
+    const value = kv.value === undefined || kv.value === null ? null : anyValue(kv.value, depth, ix);
+    if (kv.key !== '__proto__') target[kv.key] = typeof value === 'string' ? ix.internAttribute(kv.key, value) : value;
   }
 }
 
 /** `attributes` of a span, event, link or record. */
-export function attributesOf(o: JsonObject): Attributes {
+export function attributesOf(o: JsonObject, ix: Interner): Attributes {
   const out: Attributes = {};
   const list = itemArray(o, 'attributes', 'attributes');
-  keyValues(list, out, 0);
+  keyValues(list, out, 0, ix);
   return compactAttributes(out, list.length);
 }
 
 /** The resource of a ResourceSpans/ResourceLogs; problems here make the request malformed. */
-export function resourceOf(container: JsonObject, path: string): Resource {
+export function resourceOf(container: JsonObject, path: string, ix: Interner): Resource {
   const r = container.resource;
   if (r === undefined || r === null) return { attributes: {} };
   try {
     if (!isObject(r)) throw new ItemRejected(`expected an object, got ${describe(r)}`);
-    return { attributes: attributesOf(r) };
+    return { attributes: attributesOf(r, ix) };
   } catch (err) {
     if (err instanceof ItemRejected) throw new DecodeError(`${path}.resource: ${err.message}`);
     throw err;
@@ -209,12 +209,12 @@ export function resourceOf(container: JsonObject, path: string): Resource {
 }
 
 /** The instrumentation scope of a ScopeSpans/ScopeLogs; problems here make the request malformed. */
-export function scopeOf(container: JsonObject, path: string): Scope {
+export function scopeOf(container: JsonObject, path: string, ix: Interner): Scope {
   const s = container.scope;
   if (s === undefined || s === null) return { name: '', version: '', attributes: {} };
   try {
     if (!isObject(s)) throw new ItemRejected(`expected an object, got ${describe(s)}`);
-    return { name: str(s, 'name'), version: str(s, 'version'), attributes: attributesOf(s) };
+    return { name: str(s, 'name'), version: str(s, 'version'), attributes: attributesOf(s, ix) };
   } catch (err) {
     if (err instanceof ItemRejected) throw new DecodeError(`${path}.scope: ${err.message}`);
     throw err;

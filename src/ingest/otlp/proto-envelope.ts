@@ -5,6 +5,7 @@
  */
 import { DecodeError, errorMessage } from '../../errors.js';
 import type { Resource, Scope } from '../../model/span.js';
+import type { Interner } from './intern.js';
 import { checkEnd, createReader, readResource, readScope, sub, tag, type Reader } from './proto-reader.js';
 import { ItemRejected, Rejections } from './result.js';
 
@@ -21,8 +22,8 @@ export interface EnvelopeNames {
 }
 
 /** Walk a whole request; malformed bytes throw DecodeError with the byte offset. */
-export function readEnvelope<T>(bytes: Uint8Array, names: EnvelopeNames, readItem: ItemReader<T>): { items: T[]; rejections: Rejections } {
-  const r = createReader(bytes);
+export function readEnvelope<T>(bytes: Uint8Array, names: EnvelopeNames, readItem: ItemReader<T>, interner: Interner): { items: T[]; rejections: Rejections } {
+  const r = createReader(bytes, interner);
   const items: T[] = [];
   const rejections = new Rejections();
   let index = 0;

@@ -2,6 +2,7 @@
 import type { Attributes, AttributeValue, LogRecord, Resource, Scope } from '../../model/span.js';
 import { checkEnd, readAnyValue, readFixed64, readId, readKeyValue, sub, tag, type Reader } from './proto-reader.js';
 import { readEnvelope } from './proto-envelope.js';
+import { Interner } from './intern.js';
 import { compactAttributes } from './compact.js';
 import type { LogsDecodeResult } from './result.js';
 import { eventNameOf } from './log-event-name.js';
@@ -10,8 +11,8 @@ import { eventNameOf } from './log-event-name.js';
  * Decodes a binary OTLP `ExportLogsServiceRequest`. Records with invalid ids or too deeply nested values
  * are rejected one by one and counted; a malformed payload throws `DecodeError` naming the byte offset.
  */
-export function decodeLogsRequestProto(bytes: Uint8Array): LogsDecodeResult {
-  const { items: logs, rejections } = readEnvelope(bytes, NAMES, readLogRecord);
+export function decodeLogsRequestProto(bytes: Uint8Array, interner: Interner = new Interner()): LogsDecodeResult {
+  const { items: logs, rejections } = readEnvelope(bytes, NAMES, readLogRecord, interner);
   return { logs, rejected: rejections.count, errors: rejections.messages };
 }
 

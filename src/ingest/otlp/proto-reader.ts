@@ -6,19 +6,22 @@
  */
 import protobuf from 'protobufjs';
 import type { Attributes, AttributeValue, Resource, Scope } from '../../model/span.js';
-import { decodeUtf8, internConfig, MAX_INTERNED_LENGTH } from './intern.js';
+import { MAX_INTERNED_LENGTH, type Interner } from './intern.js';
 import { allZero, bytesToHex } from './hex.js';
 import { ItemRejected, MAX_VALUE_DEPTH } from './result.js';
 
-export type Reader = protobuf.Reader;
+/** protobufjs's Reader, carrying the interner of the decoding service. */
+export type Reader = protobuf.Reader & { interner: Interner };
 
 /** Wire tag of field `n` with wire type `wt` (0 varint, 1 fixed64, 2 length-delimited, 5 fixed32). */
 export const tag = (n: number, wt: 0 | 1 | 2 | 5): number => (n << 3) | wt;
 
 /** A reader over `bytes` without copying them. */
-export function createReader(bytes: Uint8Array): Reader {
+export function createReader(bytes: Uint8Array, interner: Interner): Reader {
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return protobuf.Reader.create(buf);
+  const r = protobuf.Reader.create(buf) as Reader;
+  r.interner = interner;
+  return r;
 }
 
 /** Reads a length prefix and returns the end offset of the embedded message, checked against `limit`. */
@@ -30,14 +33,14 @@ export function sub(r: Reader, limit: number): number {
   return end;
 }
 
-/** A length-delimited string field; short ASCII ones come from the shared table without decoding. */
+/** A length-delimited string field; short ASCII ones come from the interner's table without decoding. */
 export function readString(r: Reader): string {
   const len = r.uint32();
   const start = r.pos;
   // As protobufjs does: a length past the buffer is clamped (the enclosing checkEnd reports the overrun).
   const end = Math.min(start + len, r.len);
   r.pos = end;
-  return decodeUtf8(r.buf as Buffer, start, end);
+  return r.interner.decodeUtf8(r.buf as Buffer, start, end);
 }
 
 /** Fails when a message's fields overran its declared length. */
@@ -53,7 +56,7 @@ export function readFixed64(r: Reader): bigint {
 }
 
 /** int64 varint: a number when it is a safe integer, else a bigint. */
-export function readInt64(r: Reader): number | bigint {
+function readInt64(r: Reader): number | bigint {
   const buf = r.buf;
   let pos = r.pos;
   let n = 0;
@@ -86,7 +89,7 @@ export function readInt64(r: Reader): number | bigint {
 }
 
 /** A `bytes` field copied out of the request buffer (so a kept span does not pin the whole body). */
-export function readBytesCopy(r: Reader, limit: number): Uint8Array {
+function readBytesCopy(r: Reader, limit: number): Uint8Array {
   const end = sub(r, limit);
   const out = new Uint8Array(r.buf.subarray(r.pos, end));
   r.pos = end;
@@ -177,7 +180,7 @@ export function readKeyValue(r: Reader, end: number, target: Attributes, depth: 
     else r.skipType(t & 7);
   }
   checkEnd(r, end);
-  if (typeof value === 'string' && value.length > MAX_INTERNED_LENGTH) value = internConfig(key, value);
+  if (typeof value === 'string' && value.length > MAX_INTERNED_LENGTH) value = r.interner.internConfig(key, value);
   if (key !== '__proto__') target[key] = value;
 }
 

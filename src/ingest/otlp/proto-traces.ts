@@ -2,16 +2,17 @@
 import type { Attributes, Resource, Scope, Span, SpanEvent, SpanKind, SpanLink, StatusCode } from '../../model/span.js';
 import { checkEnd, clampEnum, readFixed64, readId, readKeyValue, readString, sub, tag, type Reader } from './proto-reader.js';
 import { readEnvelope } from './proto-envelope.js';
+import { Interner } from './intern.js';
 import { compactAttributes, NO_EVENTS, NO_LINKS, shareTraceIds, statusOf, UNSET_STATUS } from './compact.js';
 import { ItemRejected, type TraceDecodeResult } from './result.js';
 
 /**
  * Decodes a binary OTLP `ExportTraceServiceRequest`. Spans with missing or invalid ids, or with values
  * nested too deeply, are rejected one by one and counted; a malformed payload throws `DecodeError`
- * naming the byte offset.
+ * naming the byte offset. Short strings are shared through `interner` (default: one for this call).
  */
-export function decodeTraceRequestProto(bytes: Uint8Array): TraceDecodeResult {
-  const { items: spans, rejections } = readEnvelope(bytes, NAMES, readSpan);
+export function decodeTraceRequestProto(bytes: Uint8Array, interner: Interner = new Interner()): TraceDecodeResult {
+  const { items: spans, rejections } = readEnvelope(bytes, NAMES, readSpan, interner);
   shareTraceIds(spans);
   return { spans, rejected: rejections.count, errors: rejections.messages };
 }

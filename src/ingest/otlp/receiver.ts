@@ -1,11 +1,25 @@
-/** The lifecycle every OTLP receiver shares (Collector-style: built by a factory, started, shut down). */
-export interface OtlpReceiver {
-  /** Binds and starts serving; resolves to the bound port (useful with port 0). */
-  start(): Promise<number>;
-  /** Stops intake and closes the listener; safe to call twice (the second call returns the same promise). */
-  shutdown(): Promise<void>;
-  /** The bound port once started, else the configured one. */
+import type { Component } from '../../component.js';
+
+/**
+ * An OTLP receiver: a component whose `start` binds and starts serving, and whose `shutdown` stops intake
+ * (new requests get 503 / UNAVAILABLE), lets in-flight requests finish within the grace period and the
+ * deadline, and closes the listener.
+ */
+export interface OtlpReceiver extends Component {
+  /** The bound port once started (useful with port 0), else the configured one. */
   readonly port: number;
+}
+
+/** The receiver over its lifecycle component and its bound port. */
+export function receiverOf(lifecycle: Component, port: () => number): OtlpReceiver {
+  return {
+    name: lifecycle.name,
+    get port() {
+      return port();
+    },
+    start: () => lifecycle.start(),
+    shutdown: (deadline) => lifecycle.shutdown(deadline),
+  };
 }
 
 /** True when `header` is exactly `Bearer <token>`, compared without early exit. */

@@ -7,7 +7,7 @@ import { closeSync, fsyncSync, openSync, readFileSync } from 'node:fs';
 import { open, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 
-export const CHECKPOINT_FILE = 'checkpoint.json';
+const CHECKPOINT_FILE = 'checkpoint.json';
 
 /** The saved low watermark, 0 when there is none; `problem` says why a file present could not be used. */
 export function readCheckpoint(dir: string): { lowWatermark: number; problem?: string } {

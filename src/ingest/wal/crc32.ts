@@ -4,6 +4,7 @@
  */
 import * as zlib from 'node:zlib';
 
+// Lazily built immutable lookup table (256 entries), filled once on first use and never changed.
 let table: Uint32Array | undefined;
 
 function makeTable(): Uint32Array {

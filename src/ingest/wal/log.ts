@@ -13,8 +13,7 @@
 import { closeSync, fdatasync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, truncateSync, unlinkSync, writevSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage } from '../../errors.js';
-import { logger } from '../../telemetry/log.js';
-import { observeWal } from '../../telemetry/instruments.js';
+import { componentSettings, type Component, type ComponentSettings } from '../../component.js';
 import { OffsetTracker } from '../kafka/offset-tracker.js';
 import { readCheckpoint, writeCheckpoint } from './checkpoint.js';
 import { lockDir } from './dir-lock.js';
@@ -77,11 +76,15 @@ interface Waiter {
 
 const SEGMENT_RE = /^(\d{16})\.wal$/;
 const PARTITION = 0;
-const log = logger.child({ component: 'wal' });
 
 const segmentName = (firstSeq: number): string => `${String(firstSeq).padStart(16, '0')}.wal`;
 
-export class WriteAheadLog {
+/**
+ * The log as a component: `start` takes the directory (creates it, takes its lock), `recover` replays and
+ * opens it for appends, `shutdown` is `close`.
+ */
+export class WriteAheadLog implements Component {
+  readonly name = 'wal';
   private readonly tracker = new OffsetTracker();
   private segments: Segment[] = [];
   private fd: number | undefined;
@@ -102,7 +105,16 @@ export class WriteAheadLog {
   private unlock: (() => void) | undefined;
   private unobserve: (() => void) | undefined;
 
-  constructor(readonly options: WalOptions) {}
+  private readonly log: ComponentSettings['logger'];
+  private readonly settings: ComponentSettings;
+
+  constructor(
+    readonly options: WalOptions,
+    settings: ComponentSettings = componentSettings(),
+  ) {
+    this.settings = settings;
+    this.log = settings.logger.child({ component: 'wal' });
+  }
 
   /** Bytes held by the segment files. */
   get bytes(): number {
@@ -132,16 +144,11 @@ export class WriteAheadLog {
   async recover(onRecord: (record: WalRecord) => Promise<void>): Promise<WalRecovery> {
     if (this.state !== 'new') throw new Error('recover() runs once, before the log is used');
     const dir = this.options.dir;
-    try {
-      mkdirSync(dir, { recursive: true });
-      this.unlock = lockDir(dir);
-    } catch (err) {
-      throw new Error(`sources.otlp.wal.dir: cannot use ${dir} for the write-ahead log: ${errorMessage(err)}`, { cause: err });
-    }
+    await this.start();
     try {
       return await this.recoverLocked(dir, onRecord);
     } catch (err) {
-      this.unlock();
+      this.unlock?.();
       this.unlock = undefined;
       throw err;
     }
@@ -149,7 +156,7 @@ export class WriteAheadLog {
 
   private async recoverLocked(dir: string, onRecord: (record: WalRecord) => Promise<void>): Promise<WalRecovery> {
     const checkpoint = readCheckpoint(dir);
-    if (checkpoint.problem) log.warn({ dir, problem: checkpoint.problem }, 'write-ahead log checkpoint unusable; replaying every record in the log');
+    if (checkpoint.problem) this.log.warn({ dir, problem: checkpoint.problem }, 'write-ahead log checkpoint unusable; replaying every record in the log');
     this.lowWatermark = checkpoint.lowWatermark;
     const found = readdirSync(dir)
       .flatMap((name) => {
@@ -169,7 +176,7 @@ export class WriteAheadLog {
       for (const p of scan.skipped) {
         skipped++;
         problems.push({ file: segment.path, offset: p.offset, action: 'skipped', reason: p.reason });
-        log.warn({ file: segment.path, offset: p.offset, bytes: p.bytes, reason: p.reason }, 'write-ahead log: damaged record skipped');
+        this.log.warn({ file: segment.path, offset: p.offset, bytes: p.bytes, reason: p.reason }, 'write-ahead log: damaged record skipped');
       }
       if (scan.tornTail) {
         const t = scan.tornTail;
@@ -177,18 +184,18 @@ export class WriteAheadLog {
           truncateSync(segment.path, t.offset);
           problems.push({ file: segment.path, offset: t.offset, action: 'truncated', reason: t.reason });
           segment.bytes = t.offset;
-          log.warn({ file: segment.path, offset: t.offset, bytes: t.bytes, reason: t.reason }, 'write-ahead log: torn tail truncated (a crash during a write)');
+          this.log.warn({ file: segment.path, offset: t.offset, bytes: t.bytes, reason: t.reason }, 'write-ahead log: torn tail truncated (a crash during a write)');
         } else {
           skipped++;
           problems.push({ file: segment.path, offset: t.offset, action: 'skipped', reason: t.reason });
-          log.warn({ file: segment.path, offset: t.offset, bytes: t.bytes, reason: t.reason }, 'write-ahead log: damaged end of a segment skipped');
+          this.log.warn({ file: segment.path, offset: t.offset, bytes: t.bytes, reason: t.reason }, 'write-ahead log: damaged end of a segment skipped');
         }
       }
       this.segments.push(segment);
       this.liveBytes += segment.bytes;
       for (const record of scan.records) {
         if (record.seq <= maxSeq) {
-          log.warn({ file: segment.path, offset: record.offset, seq: record.seq }, 'write-ahead log: record out of sequence skipped');
+          this.log.warn({ file: segment.path, offset: record.offset, seq: record.seq }, 'write-ahead log: record out of sequence skipped');
           continue;
         }
         maxSeq = record.seq;
@@ -202,10 +209,10 @@ export class WriteAheadLog {
     this.lastAppended = this.syncedThrough = this.nextSeq - 1;
     this.openSegment();
     this.state = 'open';
-    this.unobserve = observeWal(() => ({ bytes: this.bytes, unsettled: this.unsettled }));
+    this.unobserve = this.settings.telemetry.observeWal(() => ({ bytes: this.bytes, unsettled: this.unsettled }));
     this.timer = setInterval(() => this.onTimer(), this.options.checkpointIntervalMs);
     this.timer.unref();
-    if (replayed > 0 || skipped > 0) log.info({ dir, replayed, skipped, lowWatermark: this.lowWatermark }, 'write-ahead log recovered');
+    if (replayed > 0 || skipped > 0) this.log.info({ dir, replayed, skipped, lowWatermark: this.lowWatermark }, 'write-ahead log recovered');
     return { replayed, skipped, problems };
   }
 
@@ -258,7 +265,25 @@ export class WriteAheadLog {
     return this.checkpointing;
   }
 
-  /** Stop the timers, sync and close the segment, write the final checkpoint. Safe to call twice. */
+  /** Create the directory and take its lock; throws naming `sources.otlp.wal.dir`. Idempotent. */
+  start(): Promise<void> {
+    if (this.unlock || this.state !== 'new') return Promise.resolve();
+    const dir = this.options.dir;
+    try {
+      mkdirSync(dir, { recursive: true });
+      this.unlock = lockDir(dir);
+    } catch (err) {
+      return Promise.reject(new Error(`sources.otlp.wal.dir: cannot use ${dir} for the write-ahead log: ${errorMessage(err)}`, { cause: err }));
+    }
+    return Promise.resolve();
+  }
+
+  /** The component shutdown: {@link close}. */
+  shutdown(): Promise<void> {
+    return this.close();
+  }
+
+  /** Stop the timers, sync and close the segment, write the final checkpoint, release the lock. Safe twice. */
   close(): Promise<void> {
     this.closing ??= (async () => {
       const wasOpen = this.state === 'open';
@@ -266,7 +291,11 @@ export class WriteAheadLog {
       if (this.timer) clearInterval(this.timer);
       this.unobserve?.();
       this.unobserve = undefined;
-      if (!wasOpen) return;
+      if (!wasOpen) {
+        this.unlock?.();
+        this.unlock = undefined;
+        return;
+      }
       try {
         await this.closeOpen();
       } finally {
@@ -287,13 +316,13 @@ export class WriteAheadLog {
         if (this.options.fsync !== 'never') fdatasyncSync(fd);
         this.markSynced(this.lastAppended);
       } catch (err) {
-        log.error({ err: errorMessage(err) }, 'write-ahead log: final sync failed');
+        this.log.error({ err: errorMessage(err) }, 'write-ahead log: final sync failed');
       }
       closeSync(fd);
     }
     for (const w of this.waiters.splice(0)) w.reject(new WalClosedError());
     await this.saveCheckpoint(true);
-    log.info({ dir: this.options.dir, lowWatermark: this.lowWatermark, unsettled: this.unsettled, segments: this.segments.length }, 'write-ahead log closed');
+    this.log.info({ dir: this.options.dir, lowWatermark: this.lowWatermark, unsettled: this.unsettled, segments: this.segments.length }, 'write-ahead log closed');
   }
 
   private openSegment(): Segment {
@@ -327,13 +356,13 @@ export class WriteAheadLog {
     try {
       ftruncateSync(this.fd, active.bytes);
     } catch (err) {
-      log.error({ file: active.path, offset: active.bytes, err: errorMessage(err) }, 'write-ahead log: cannot cut a partial record; starting a new segment');
+      this.log.error({ file: active.path, offset: active.bytes, err: errorMessage(err) }, 'write-ahead log: cannot cut a partial record; starting a new segment');
       active.bytes += written;
       this.liveBytes += written;
       try {
         this.rotate();
       } catch (rotateErr) {
-        log.error({ err: errorMessage(rotateErr) }, 'write-ahead log: cannot start a new segment');
+        this.log.error({ err: errorMessage(rotateErr) }, 'write-ahead log: cannot start a new segment');
       }
     }
   }
@@ -351,7 +380,7 @@ export class WriteAheadLog {
       this.syncing = false;
       for (const fd of this.closeAfterSync.splice(0)) closeSync(fd);
       if (err) {
-        log.error({ err: errorMessage(err) }, 'write-ahead log: fdatasync failed');
+        this.log.error({ err: errorMessage(err) }, 'write-ahead log: fdatasync failed');
         const failed = this.waiters.filter((w) => w.seq <= target);
         this.waiters = this.waiters.filter((w) => w.seq > target);
         for (const w of failed) w.reject(err);
@@ -385,7 +414,7 @@ export class WriteAheadLog {
         this.lowWatermark = w;
       }
     } catch (err) {
-      log.error({ dir: this.options.dir, err: errorMessage(err) }, 'write-ahead log: cannot save the checkpoint');
+      this.log.error({ dir: this.options.dir, err: errorMessage(err) }, 'write-ahead log: cannot save the checkpoint');
       return;
     }
     this.deleteSettledSegments(final);
@@ -407,7 +436,7 @@ export class WriteAheadLog {
         unlinkSync(s.path);
         this.liveBytes -= s.bytes;
       } catch (err) {
-        log.error({ file: s.path, err: errorMessage(err) }, 'write-ahead log: cannot delete a settled segment');
+        this.log.error({ file: s.path, err: errorMessage(err) }, 'write-ahead log: cannot delete a settled segment');
         keep.push(s);
       }
     }

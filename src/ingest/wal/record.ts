@@ -13,7 +13,7 @@ import { crc32 } from './crc32.js';
 export type WalRecordKind = 'traces-protobuf' | 'traces-json' | 'logs-protobuf' | 'logs-json';
 
 const KIND_CODES: Record<WalRecordKind, number> = { 'traces-protobuf': 1, 'traces-json': 2, 'logs-protobuf': 3, 'logs-json': 4 };
-const KINDS_BY_CODE = new Map<number, WalRecordKind>(Object.entries(KIND_CODES).map(([k, v]) => [v, k as WalRecordKind]));
+const KINDS_BY_CODE: ReadonlyMap<number, WalRecordKind> = new Map(Object.entries(KIND_CODES).map(([k, v]) => [v, k as WalRecordKind]));
 
 export const HEADER_BYTES = 28;
 const MAGIC = Buffer.from('TJWL', 'latin1');

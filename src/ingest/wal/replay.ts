@@ -4,22 +4,22 @@
  * before a crash but not yet scored are scored now; some may have been scored already (duplicates, with
  * the same evaluation ids, as with a Kafka redelivery).
  */
+import type { ComponentSettings } from '../../component.js';
 import { DecodeError, errorMessage } from '../../errors.js';
-import { logger } from '../../telemetry/log.js';
-import { telemetry } from '../../telemetry/instruments.js';
-import type { SpanSink } from '../sink.js';
+import type { OtlpIngest } from '../otlp/ingest.js';
 import type { WalRecovery, WriteAheadLog } from './log.js';
-import { offerRecord } from './durable-ingest.js';
-
-const log = logger.child({ component: 'wal' });
 
 export interface ReplayOptions {
   /** Longest wait for the assembler to take one record while it is full; then the record is left for the next start. */
   maxWaitPerRecordMs?: number;
 }
 
-/** Replays the log into `sink` (the assembler, already ticking so that back-pressure clears). */
-export async function replayWal(wal: WriteAheadLog, sink: SpanSink, options: ReplayOptions = {}): Promise<WalRecovery & { left: number }> {
+/**
+ * Replays the log through `ingest` (into the assembler, already ticking so that back-pressure clears),
+ * with the receivers' decoders and counters.
+ */
+export async function replayWal(wal: WriteAheadLog, ingest: OtlpIngest, settings: ComponentSettings, options: ReplayOptions = {}): Promise<WalRecovery & { left: number }> {
+  const log = settings.logger.child({ component: 'wal' });
   const maxWait = options.maxWaitPerRecordMs ?? 300_000;
   let left = 0;
   let stopped = false;
@@ -31,9 +31,9 @@ export async function replayWal(wal: WriteAheadLog, sink: SpanSink, options: Rep
     const settle = (): void => wal.settle(record.seq);
     const until = Date.now() + maxWait;
     for (;;) {
-      let offered: ReturnType<typeof offerRecord>;
+      let offered: ReturnType<OtlpIngest['offerRecord']>;
       try {
-        offered = offerRecord(record.kind, record.payload, sink, settle);
+        offered = ingest.offerRecord(record.kind, record.payload, settle);
       } catch (err) {
         if (!(err instanceof DecodeError)) throw err;
         log.warn({ seq: record.seq, kind: record.kind, err: errorMessage(err) }, 'write-ahead log: record no longer decodes; skipped');
@@ -42,11 +42,11 @@ export async function replayWal(wal: WriteAheadLog, sink: SpanSink, options: Rep
       }
       if (offered.items === 0) settle();
       if (offered.outcome.kind === 'accepted') {
-        telemetry().walReplayed.add(1);
+        settings.telemetry.instruments.walReplayed.add(1);
         return;
       }
-      if (offered.outcome.reason === 'shutting_down' || Date.now() >= until) {
-        log.error({ seq: record.seq, reason: offered.outcome.reason }, 'write-ahead log: replay stopped; the rest is kept for the next start');
+      if (offered.outcome.kind === 'wal_failed' || offered.outcome.reason === 'shutting_down' || Date.now() >= until) {
+        log.error({ seq: record.seq, reason: offered.outcome.kind === 'wal_failed' ? 'wal_failed' : offered.outcome.reason }, 'write-ahead log: replay stopped; the rest is kept for the next start');
         stopped = true;
         left++;
         return;

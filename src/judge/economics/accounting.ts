@@ -4,9 +4,9 @@
  * same agent/scorer attributes when a judge scope is active), so nothing is counted twice.
  */
 import type { ModelPrice } from '../../config/sections/economics.js';
-import { telemetry } from '../../telemetry/instruments.js';
+import type { Telemetry } from '../../telemetry/instruments.js';
 import type { JudgeUsage } from '../port.js';
-import { judgeScopeAttributes } from './scope.js';
+import type { JudgeScopes } from './scope.js';
 
 /**
  * Estimated cost in USD of `usage` on `modelId`, or undefined when the model has no price.
@@ -37,14 +37,16 @@ export class JudgeAccounting {
 
   constructor(
     readonly prices: Readonly<Record<string, ModelPrice>>,
+    private readonly telemetry?: Telemetry,
+    private readonly scopes?: JudgeScopes,
     readonly maxKeys = 10_000,
   ) {}
 
   /** Account one logical judge call that made `requests` HTTP calls. */
   record(modelId: string, usage: JudgeUsage, requests: number): void {
-    const attrs: Record<string, string> = { 'gen_ai.request.model': modelId, ...judgeScopeAttributes() };
+    const attrs: Record<string, string> = { 'gen_ai.request.model': modelId, ...this.scopes?.attributes() };
     const cost = estimateCostUsd(this.prices, modelId, usage);
-    if (cost !== undefined && cost > 0) telemetry().judgeCost.add(cost, attrs);
+    if (cost !== undefined && cost > 0) this.telemetry?.instruments.judgeCost.add(cost, attrs);
     const key = `${attrs['gen_ai.agent.name'] ?? ''}|${attrs['gen_ai.evaluation.name'] ?? ''}|${modelId}`;
     let t = this.#totals.get(key);
     if (!t) {

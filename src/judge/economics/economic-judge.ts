@@ -10,13 +10,12 @@
  * Replays report zero usage and zero model calls (the tokens were spent, and charged, once).
  */
 import type { z } from 'zod';
-import { telemetry } from '../../telemetry/instruments.js';
+import type { Telemetry } from '../../telemetry/instruments.js';
 import type { JudgeCallArgs, JudgeCallMeta, JudgeModelPort, JudgeUsage } from '../port.js';
-import { claimsSchema } from '../../scorers/llm/claims.js';
 import type { JudgeAccounting } from './accounting.js';
 import type { JudgeBudgets } from './budgets.js';
-import { judgeKey } from './judge-key.js';
-import { currentJudgeScope, judgeScopeAttributes } from './scope.js';
+import { JudgeKeys } from './judge-key.js';
+import type { JudgeScopes } from './scope.js';
 import { TtlLru } from './ttl-lru.js';
 
 /** Options of {@link EconomicJudge}. */
@@ -25,8 +24,12 @@ export interface EconomicJudgeOptions {
   cache?: { maxEntries: number; ttlMs: number } | false;
   /** Share claim extraction within a run (default true). */
   sharedPreprocessing?: boolean;
-  /** Preprocess schemas whose answers may be shared within a run (default: the claims schema). */
+  /** Preprocess schemas whose answers may be shared within a run (default: none). */
   shareableSchemas?: ReadonlySet<z.ZodType>;
+  /** Instruments for `tracejudge.judge.requests{outcome=cached|shared}`. */
+  telemetry?: Telemetry;
+  /** The evaluation scope (run id for sharing, agent and scorer for budgets and metrics). */
+  scopes?: JudgeScopes;
   accounting?: JudgeAccounting;
   budgets?: JudgeBudgets;
   now?: () => number;
@@ -58,6 +61,7 @@ export class EconomicJudge implements JudgeModelPort {
   readonly #cache: TtlLru<Promise<Answer>> | undefined;
   readonly #memo: TtlLru<Promise<Answer>>;
   readonly #share: boolean;
+  readonly #keys = new JudgeKeys();
   readonly #shareable: ReadonlySet<z.ZodType>;
   /** Set when the wrapped port has a fixed model id (e.g. an `AiSdkJudge`). */
   readonly modelId: string | undefined;
@@ -70,7 +74,7 @@ export class EconomicJudge implements JudgeModelPort {
     this.#cache = options.cache === false ? undefined : new TtlLru(options.cache?.maxEntries ?? 10_000, options.cache?.ttlMs ?? 3_600_000, now);
     this.#memo = new TtlLru(MEMO_ENTRIES, MEMO_TTL_MS, now);
     this.#share = options.sharedPreprocessing ?? true;
-    this.#shareable = options.shareableSchemas ?? new Set<z.ZodType>([claimsSchema]);
+    this.#shareable = options.shareableSchemas ?? new Set<z.ZodType>();
     const own = (inner as { modelId?: unknown }).modelId;
     this.modelId = typeof own === 'string' ? own : undefined;
   }
@@ -87,14 +91,14 @@ export class EconomicJudge implements JudgeModelPort {
 
   async #answer(args: JudgeCallArgs, schema: z.ZodType | undefined, call: () => Promise<Answer>): Promise<Answer> {
     const modelId = modelIdOf(this.inner, args.model);
-    const runId = currentJudgeScope()?.runId;
+    const runId = this.options.scopes?.current()?.runId;
     const shared = this.#share && runId !== undefined && schema !== undefined && args.stepName === 'preprocess' && this.#shareable.has(schema);
-    const memoKey = shared ? judgeKey({ modelId, instructions: `run:${runId}`, prompt: args.prompt, schema }) : undefined;
+    const memoKey = shared ? this.#keys.key({ modelId, instructions: `run:${runId}`, prompt: args.prompt, schema }) : undefined;
     if (memoKey !== undefined) {
       const hit = this.#memo.get(memoKey);
       if (hit) return this.#reuse(hit, modelId, 'shared');
     }
-    const cacheKey = this.#cache ? judgeKey({ modelId, instructions: args.instructions, prompt: args.prompt, schema }) : undefined;
+    const cacheKey = this.#cache ? this.#keys.key({ modelId, instructions: args.instructions, prompt: args.prompt, schema }) : undefined;
     if (cacheKey !== undefined && this.#cache) {
       const hit = this.#cache.get(cacheKey);
       if (hit) {
@@ -118,7 +122,7 @@ export class EconomicJudge implements JudgeModelPort {
 
   async #reuse(hit: Promise<Answer>, modelId: string, outcome: 'cached' | 'shared'): Promise<Answer> {
     const a = await hit;
-    telemetry().judgeRequests.add(1, { 'gen_ai.request.model': modelId, outcome, ...judgeScopeAttributes() });
+    this.options.telemetry?.instruments.judgeRequests.add(1, { 'gen_ai.request.model': modelId, outcome, ...this.options.scopes?.attributes() });
     return replay(a);
   }
 
@@ -138,7 +142,7 @@ export class EconomicJudge implements JudgeModelPort {
 
   #account(modelId: string, usage: JudgeUsage, requests: number): void {
     this.options.accounting?.record(modelId, usage, requests);
-    const scope = currentJudgeScope();
+    const scope = this.options.scopes?.current();
     if (this.options.budgets && !this.options.budgets.empty) {
       const tokens = usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
       this.options.budgets.charge(scope?.agentName ?? '', scope?.scorerName ?? '', { tokens, requests });

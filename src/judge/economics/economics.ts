@@ -5,41 +5,58 @@
  */
 import type { EconomicsSection } from '../../config/sections/economics.js';
 import { economicsSection } from '../../config/sections/economics.js';
-import { telemetry } from '../../telemetry/instruments.js';
+import type { z } from 'zod';
+import type { Telemetry } from '../../telemetry/instruments.js';
 import type { JudgeModelPort } from '../port.js';
 import { JudgeAccounting } from './accounting.js';
 import { JudgeBudgets, type BudgetExhausted } from './budgets.js';
 import { EconomicJudge } from './economic-judge.js';
-import { withJudgeScope } from './scope.js';
+import { JudgeScopes } from './scope.js';
 
 /** Economics built from config. */
 export interface JudgeEconomics {
   readonly config: EconomicsSection;
   readonly budgets: JudgeBudgets;
   readonly accounting: JudgeAccounting;
+  /** The evaluation scope judge calls run in (the judge resolver's, so its ports see it too). */
+  readonly scopes: JudgeScopes;
+  /** Budget-exhausted counts (`tracejudge.judge.budget.exhausted`). */
+  readonly telemetry: Telemetry | undefined;
   /** The economics wrapper of `port` (the same wrapper for the same port, so the cache is shared). */
   wrap(port: JudgeModelPort): EconomicJudge;
 }
 
+export interface JudgeEconomicsOptions {
+  now?: () => number;
+  telemetry?: Telemetry;
+  /** Default: new scopes (pass the judge resolver's, so the ports' own metrics carry agent and scorer). */
+  scopes?: JudgeScopes;
+  /** Preprocess answer schemas shared within a run (e.g. the claims schema of hallucination and faithfulness). */
+  shareableSchemas?: ReadonlySet<z.ZodType>;
+}
+
 /**
- * Build the economics from the `economics:` section (defaults when omitted) and a clock.
+ * Build the economics from the `economics:` section (defaults when omitted).
  *
  * @example
  * ```ts
- * const economics = createJudgeEconomics(config.economics);
+ * const economics = createJudgeEconomics(config.economics, { telemetry, scopes: judges.scopes });
  * const judgeModel = economics.wrap(judgeClient.port());
- * const scorers = await buildScorers(config, { judgeModel });
  * ```
  */
-export function createJudgeEconomics(section?: EconomicsSection, now: () => number = Date.now): JudgeEconomics {
+export function createJudgeEconomics(section?: EconomicsSection, options: JudgeEconomicsOptions = {}): JudgeEconomics {
   const config = section ?? economicsSection.parse(undefined);
+  const now = options.now ?? Date.now;
+  const scopes = options.scopes ?? new JudgeScopes();
   const budgets = new JudgeBudgets(config.budgets, now);
-  const accounting = new JudgeAccounting(config.prices);
+  const accounting = new JudgeAccounting(config.prices, options.telemetry, scopes);
   const wrapped = new WeakMap<JudgeModelPort, EconomicJudge>();
   return {
     config,
     budgets,
     accounting,
+    scopes,
+    telemetry: options.telemetry,
     wrap(port) {
       if (port instanceof EconomicJudge) return port;
       let w = wrapped.get(port);
@@ -48,6 +65,9 @@ export function createJudgeEconomics(section?: EconomicsSection, now: () => numb
           cache: config.cache.enabled ? { maxEntries: config.cache.maxEntries, ttlMs: config.cache.ttlMs } : false,
           sharedPreprocessing: config.sharedPreprocessing,
           accounting,
+          scopes,
+          ...(options.telemetry ? { telemetry: options.telemetry } : {}),
+          ...(options.shareableSchemas ? { shareableSchemas: options.shareableSchemas } : {}),
           budgets,
           now,
         });
@@ -92,12 +112,12 @@ export async function runBudgeted<T>(args: RunBudgetedArgs<T>): Promise<Budgeted
   const { economics, agentName, scorerName } = args;
   const exhausted = economics.budgets.check(agentName, scorerName);
   if (!exhausted) {
-    const value = await withJudgeScope({ runId: args.runId, agentName, scorerName }, args.evaluate);
+    const value = await economics.scopes.run({ runId: args.runId, agentName, scorerName }, args.evaluate);
     return { kind: 'judged', value };
   }
   const run = exhausted.fallback === 'skip' ? undefined : args.fallback?.(exhausted.fallback);
-  telemetry().judgeBudgetExhausted.add(1, {
-    'gen_ai.agent.name': agentName,
+  economics.telemetry?.instruments.judgeBudgetExhausted.add(1, {
+    'gen_ai.agent.name': economics.telemetry.agentLabel(agentName),
     'gen_ai.evaluation.name': scorerName,
     window: exhausted.window,
     resource: exhausted.resource,

@@ -6,23 +6,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
-const schemaText = new WeakMap<object, string>();
-let anonymous = 0;
-
-/** A stable text for a zod schema: its JSON Schema, or a per-process identity when it has none. */
-export function schemaFingerprint(schema: z.ZodType | undefined): string {
-  if (schema === undefined) return 'text';
-  let t = schemaText.get(schema);
-  if (t === undefined) {
-    try {
-      t = JSON.stringify(z.toJSONSchema(schema));
-    } catch {
-      t = `schema#${++anonymous}`;
-    }
-    schemaText.set(schema, t);
-  }
-  return t;
-}
 
 /** The parts a judge answer depends on. */
 export interface JudgeKeyParts {
@@ -32,16 +15,37 @@ export interface JudgeKeyParts {
   schema?: z.ZodType | undefined;
 }
 
-/**
- * Hex SHA-256 key of a judge call.
- *
- * @example
- * ```ts
- * judgeKey({ modelId: 'gpt-4o-mini', instructions: 'Grade.', prompt: 'Is it polite?', schema: z.object({ ok: z.boolean() }) });
- * ```
- */
-export function judgeKey(parts: JudgeKeyParts): string {
-  const h = createHash('sha256');
-  for (const p of [parts.modelId, parts.instructions, parts.prompt, schemaFingerprint(parts.schema)]) h.update(p).update('\0');
-  return h.digest('hex');
+/** Keys of judge calls, remembering each schema's fingerprint (one per economics wrapper). */
+export class JudgeKeys {
+  readonly #schemaText = new WeakMap<object, string>();
+  #anonymous = 0;
+
+  /** A stable text for a zod schema: its JSON Schema, or an identity of this instance when it has none. */
+  fingerprint(schema: z.ZodType | undefined): string {
+    if (schema === undefined) return 'text';
+    let t = this.#schemaText.get(schema);
+    if (t === undefined) {
+      try {
+        t = JSON.stringify(z.toJSONSchema(schema));
+      } catch {
+        t = `schema#${++this.#anonymous}`;
+      }
+      this.#schemaText.set(schema, t);
+    }
+    return t;
+  }
+
+  /**
+   * Hex SHA-256 key of a judge call.
+   *
+   * @example
+   * ```ts
+   * keys.key({ modelId: 'gpt-4o-mini', instructions: 'Grade.', prompt: 'Is it polite?', schema: z.object({ ok: z.boolean() }) });
+   * ```
+   */
+  key(parts: JudgeKeyParts): string {
+    const h = createHash('sha256');
+    for (const p of [parts.modelId, parts.instructions, parts.prompt, this.fingerprint(parts.schema)]) h.update(p).update('\0');
+    return h.digest('hex');
+  }
 }

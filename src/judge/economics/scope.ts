@@ -1,7 +1,8 @@
 /**
  * The evaluation a judge call belongs to, carried through async calls (AsyncLocalStorage) so the judge
  * port can share work within one run, and account tokens, requests and cost per agent and per scorer,
- * without any scorer knowing about it. The pipeline wraps each evaluation in {@link withJudgeScope}.
+ * without any scorer knowing about it. The pipeline wraps each evaluation in {@link JudgeScopes.run}.
+ * Each judge resolver (one per service) has its own scopes.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 
@@ -9,44 +10,44 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export interface JudgeScope {
   /** Stable id of the agent run (e.g. `traceId:spanId`); shared preprocessing is keyed by it. */
   runId?: string;
-  /** `gen_ai.agent.name` of the run. */
+  /** `gen_ai.agent.name` of the run (budgets match it; metrics carry it bounded). */
   agentName?: string;
   /** The configured scorer name (`gen_ai.evaluation.name`). */
   scorerName?: string;
 }
 
-const storage = new AsyncLocalStorage<JudgeScope>();
+export class JudgeScopes {
+  readonly #storage = new AsyncLocalStorage<JudgeScope>();
 
-/**
- * Run `fn` with `scope` as the current judge scope (nested scopes replace the outer one).
- *
- * @example
- * ```ts
- * await withJudgeScope({ runId: `${run.traceId}:${run.spanId}`, agentName: run.agentName, scorerName: 'hallucination' }, () => scorer.run(input));
- * ```
- */
-export function withJudgeScope<T>(scope: JudgeScope, fn: () => T): T {
-  return storage.run(scope, fn);
-}
+  /** `agentLabel` bounds the agent names on metric attributes (the service's `emit.metrics` bound). */
+  constructor(private readonly agentLabel: (agentName: string) => string = (name) => name) {}
 
-/** The current scope, or undefined outside {@link withJudgeScope}. */
-export function currentJudgeScope(): JudgeScope | undefined {
-  return storage.getStore();
-}
+  /**
+   * Run `fn` with `scope` as the current judge scope (nested scopes replace the outer one).
+   *
+   * @example
+   * ```ts
+   * await scopes.run({ runId: `${run.traceId}:${run.spanId}`, agentName, scorerName: 'hallucination' }, () => scorer.run(input));
+   * ```
+   */
+  run<T>(scope: JudgeScope, fn: () => T): T {
+    return this.#storage.run(scope, fn);
+  }
 
-/**
- * Metric attributes of the current scope: `gen_ai.agent.name` and `gen_ai.evaluation.name` when known
- * (empty outside a scope, so attribute sets of unscoped calls are unchanged).
- *
- * @example
- * ```ts
- * telemetry().judgeRequests.add(1, { outcome: 'success', ...judgeScopeAttributes() });
- * ```
- */
-export function judgeScopeAttributes(): Record<string, string> {
-  const s = storage.getStore();
-  const out: Record<string, string> = {};
-  if (s?.agentName !== undefined) out['gen_ai.agent.name'] = s.agentName;
-  if (s?.scorerName !== undefined) out['gen_ai.evaluation.name'] = s.scorerName;
-  return out;
+  /** The current scope, or undefined outside {@link run}. */
+  current(): JudgeScope | undefined {
+    return this.#storage.getStore();
+  }
+
+  /**
+   * Metric attributes of the current scope: `gen_ai.agent.name` (bounded) and `gen_ai.evaluation.name`
+   * when known (empty outside a scope, so attribute sets of unscoped calls are unchanged).
+   */
+  attributes(): Record<string, string> {
+    const s = this.#storage.getStore();
+    const out: Record<string, string> = {};
+    if (s?.agentName !== undefined) out['gen_ai.agent.name'] = this.agentLabel(s.agentName);
+    if (s?.scorerName !== undefined) out['gen_ai.evaluation.name'] = s.scorerName;
+    return out;
+  }
 }

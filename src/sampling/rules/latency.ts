@@ -7,7 +7,7 @@ import { agentSpanOf } from '../agent-span.js';
 import type { Predicate, SamplingInput } from '../types.js';
 
 /** The run's duration in milliseconds, or undefined. */
-export function runDurationMs(input: SamplingInput): number | undefined {
+function runDurationMs(input: SamplingInput): number | undefined {
   const span = agentSpanOf(input);
   if (span && span.endTimeUnixNano >= span.startTimeUnixNano && span.startTimeUnixNano > 0n) {
     return Number(span.endTimeUnixNano - span.startTimeUnixNano) / 1e6;

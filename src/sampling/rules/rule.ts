@@ -22,7 +22,7 @@ export interface Rule {
   describe(): string;
 }
 
-export function createRule(predicate: Predicate, name: string, action: RuleAction, path: string): Rule {
+function createRule(predicate: Predicate, name: string, action: RuleAction, path: string): Rule {
   const reason = `rule:${name}`;
   return {
     name,

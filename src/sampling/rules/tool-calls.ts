@@ -3,7 +3,7 @@ import type { AgentRun } from '../../model/agent-run.js';
 import type { Predicate, SamplingInput } from '../types.js';
 
 /** Tool calls of a run: its tool results, or the invocations in its output when more were seen there. */
-export function countToolCalls(run: AgentRun): number {
+function countToolCalls(run: AgentRun): number {
   let invocations = 0;
   for (const m of run.output) invocations += m.toolInvocations?.length ?? 0;
   return Math.max(run.toolResults.length, invocations);

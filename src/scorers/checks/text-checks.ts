@@ -1,4 +1,4 @@
-/** Text quick checks (SCORERS §7): includes, excludes, equals, matches, similarity. Scores 0/1. */
+/** Text quick checks (docs/scorers.md): includes, excludes, equals, matches, similarity. Scores 0/1. */
 import stringSimilarity from 'string-similarity';
 import { createScorer } from '../core/scorer.js';
 import { assistantText } from '../utils/run-messages.js';

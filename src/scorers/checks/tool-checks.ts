@@ -1,4 +1,4 @@
-/** Tool quick checks (SCORERS §7). Scores 0/1. */
+/** Tool quick checks (docs/scorers.md). Scores 0/1. */
 import { createScorer } from '../core/scorer.js';
 import { allToolInvocations, extractToolCalls } from '../utils/run-messages.js';
 

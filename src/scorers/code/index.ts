@@ -1,4 +1,4 @@
-/** The code scorers (SCORERS §5, §6) and the grounding scorer, one folder each. */
+/** The code scorers (docs/scorers.md) and the grounding scorer, one folder each. */
 export { createContentSimilarityScorer, type ContentSimilarityOptions } from './content-similarity/index.js';
 export { createTextualDifferenceScorer, lcsLength, lcsRatio } from './textual-difference/index.js';
 export { createKeywordCoverageScorer, extractKeywords } from './keyword-coverage/index.js';

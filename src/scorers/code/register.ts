@@ -1,8 +1,9 @@
-/** Registers the code scorer types (and quick checks) with the scorer registry. */
+/** Defines the code scorer types (and quick checks) in a scorer registry. */
 import type { z } from 'zod';
 import { calledTool, didNotCall, equals, excludes, includes, matches, maxToolCalls, noToolErrors, similarity, toolOrder, usedNoTools } from '../checks/index.js';
 import type { ScorerLike } from '../core/types.js';
 import type { ScorerTypeDefinition } from '../registry.js';
+import type { ScorerFactoryContext } from '../registry.js';
 import { autoWorkers } from './completeness/element-pool.js';
 import { createCompletenessScorer } from './completeness/index.js';
 import { createContentSimilarityScorer } from './content-similarity/index.js';
@@ -17,26 +18,30 @@ import { codeOptionSchemas as S } from './types.js';
 
 type Register = <O>(type: string, definition: ScorerTypeDefinition<O>) => void;
 
-function code<K extends keyof typeof S>(register: Register, type: K, create: (o: z.output<(typeof S)[K]>) => ScorerLike): void {
+function code<K extends keyof typeof S>(register: Register, type: K, create: (o: z.output<(typeof S)[K]>, context: ScorerFactoryContext) => ScorerLike): void {
   register(type, { kind: 'code', options: S[type] as unknown as z.ZodType<z.output<(typeof S)[K]>>, create });
 }
 
 /**
- * Register every code type. Type names: content-similarity, textual-difference, keyword-coverage,
+ * Define every code type. Type names: content-similarity, textual-difference, keyword-coverage,
  * completeness, tone, tool-call-accuracy-code, trajectory-accuracy-code, trajectory, grounding, and the
  * quick checks includes, excludes, equals, matches, similarity, called-tool, did-not-call, tool-order,
  * max-tool-calls, used-no-tools, no-tool-errors.
  *
  * @example
  * ```ts
- * registerCodeScorerTypes(registerScorerType);
+ * registerCodeScorerTypes((type, definition) => registry.define(type, definition));
  * ```
  */
 export function registerCodeScorerTypes(register: Register): void {
   code(register, 'content-similarity', (o) => (Object.keys(o).length === 0 ? createContentSimilarityScorer() : createContentSimilarityScorer(o)));
   code(register, 'textual-difference', () => createTextualDifferenceScorer());
   code(register, 'keyword-coverage', () => createKeywordCoverageScorer());
-  code(register, 'completeness', (o) => createCompletenessScorer({ workers: o.workers === 'auto' ? autoWorkers() : o.workers }));
+  code(register, 'completeness', (o, ctx) => {
+    const workers = o.workers === 'auto' ? autoWorkers() : o.workers;
+    const cache = ctx.elementCache?.();
+    return createCompletenessScorer({ ...(workers > 0 && ctx.elementPool ? { pool: ctx.elementPool(workers) } : { workers }), ...(cache ? { cache } : {}) });
+  });
   code(register, 'tone', (o) => createToneScorer(o));
   code(register, 'tool-call-accuracy-code', (o) => createToolCallAccuracyScorerCode(o));
   code(register, 'trajectory-accuracy-code', (o) =>

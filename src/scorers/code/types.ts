@@ -1,5 +1,5 @@
 /**
- * Config option schemas of the code scorer types (SPEC §4 `scorers.<name>`), one per registered type.
+ * Config option schemas of the code scorer types (docs/configuration.md), one per registered type.
  * Options are checked strictly: an unknown key is an error at `scorers.<name>.<key>`.
  */
 import { z } from 'zod';

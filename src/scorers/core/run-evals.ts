@@ -1,5 +1,5 @@
 /**
- * `runEvals` (SCORERS §13), batch form: score given items (`{ input, output?, groundTruth? }`, or extracted
+ * `runEvals` (docs/scorers.md), batch form: score given items (`{ input, output?, groundTruth? }`, or extracted
  * agent runs) with several scorers, optionally producing outputs with a `target` function first.
  */
 import { TracejudgeError, ErrorCodes, errorMessage } from '../../errors.js';

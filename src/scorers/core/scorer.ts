@@ -1,5 +1,5 @@
 /**
- * `createScorer` and the immutable scorer pipeline (SCORERS §1). Steps are compiled once when chained, so
+ * `createScorer` and the immutable scorer pipeline (docs/scorers.md). Steps are compiled once when chained, so
  * a run only walks a frozen array: no per-run closures, no step-shape detection, no judge resolution for
  * function steps.
  */
@@ -7,7 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { ScorerDefinitionError, ScorerRunError } from './errors.js';
-import { resolveJudgePort, type JudgeModelPort } from '../../judge/port.js';
+import { componentSettings } from '../../component.js';
+import { isJudgeModelPort, type JudgeModelPort } from '../../judge/port.js';
+import { JudgeResolver } from '../../judge/resolver.js';
 import { isNotScorable, type NotScorable } from './not-scorable.js';
 import type {
   FunctionStep,
@@ -27,7 +29,7 @@ import type {
   TextPromptStep,
 } from './types.js';
 
-/** `createScorer` config (SCORERS §1.1). */
+/** `createScorer` config (docs/scorers.md). */
 /** Per-run options of {@link Scorer.run}. */
 export interface ScorerRunOptions {
   /**
@@ -35,6 +37,16 @@ export interface ScorerRunOptions {
    * judge call). The service uses it for the `reason: on-fail | never` policy.
    */
   skipReason?: (score: number) => boolean;
+  /**
+   * Turns `judge.model` values that are not ports (model strings, AI SDK model objects) into ports. The
+   * service passes its own; without it the scorer makes one from the environment on first use.
+   */
+  judges?: JudgePorts;
+}
+
+/** What resolves a `judge.model` value to a port (a `JudgeResolver`). */
+export interface JudgePorts {
+  resolve(model: unknown): JudgeModelPort | undefined;
 }
 
 export interface ScorerConfig<TInput = unknown, TOutput = unknown> {
@@ -45,7 +57,7 @@ export interface ScorerConfig<TInput = unknown, TOutput = unknown> {
   description: string;
   /** Default judge for prompt-object steps. */
   judge?: JudgeConfig;
-  /** No runtime effect beyond trajectory extraction (SCORERS §1.1). */
+  /** No runtime effect beyond trajectory extraction (docs/scorers.md). */
   type?: ScorerType;
   /** Applied to the run before the pipeline (strip data, reshape). */
   prepareRun?: (run: ScorerRun<TInput, TOutput>) => ScorerRun<TInput, TOutput> | Promise<ScorerRun<TInput, TOutput>>;
@@ -101,19 +113,6 @@ function copyOwn(o: object): Record<string, unknown> {
   return Object.assign({}, o) as Record<string, unknown>;
 }
 
-const portCache = new WeakMap<object, JudgeModelPort>();
-
-function portFor(model: unknown): JudgeModelPort | undefined {
-  if (model !== null && typeof model === 'object') {
-    const hit = portCache.get(model);
-    if (hit) return hit;
-    const port = resolveJudgePort(model);
-    if (port) portCache.set(model, port);
-    return port;
-  }
-  return resolveJudgePort(model);
-}
-
 /**
  * A scorer pipeline (the reference's `MastraScorer`). Immutable: every builder method returns a new scorer.
  *
@@ -135,6 +134,8 @@ export class Scorer<TInput = unknown, TOutput = unknown, TAcc extends StepResult
   readonly #steps: readonly CompiledStep[];
   readonly #infos: readonly StepInfo[];
   readonly #hasScore: boolean;
+  /** Made from the environment the first time a run needs a judge and was given none. */
+  #ownJudges: JudgeResolver | undefined;
 
   /** Use {@link createScorer}. */
   constructor(config: ScorerConfig<TInput, TOutput>, steps: readonly CompiledStep[] = []) {
@@ -287,7 +288,7 @@ export class Scorer<TInput = unknown, TOutput = unknown, TAcc extends StepResult
           if (isThenable(value)) value = await value;
         } else {
           judge ??= {};
-          value = await this.#runPrompt(step, ctx, results, judge);
+          value = await this.#runPrompt(step, ctx, results, judge, options?.judges);
         }
         if (step.name === 'generateScore' && !isNotScorable(value) && (typeof value !== 'number' || Number.isNaN(value))) {
           throw new TypeError(`generateScore returned ${typeof value === 'number' ? 'NaN' : typeof value}, not a number`);
@@ -334,6 +335,7 @@ export class Scorer<TInput = unknown, TOutput = unknown, TAcc extends StepResult
     ctx: unknown,
     results: StepResults,
     judge: Partial<Record<StepName, { executions: JudgeExecution[] }>>,
+    judges: JudgePorts | undefined,
   ): Promise<unknown> {
     const made = (step.createPrompt as (c: unknown) => unknown)(ctx);
     const prompt = isThenable(made) ? await made : made;
@@ -345,11 +347,11 @@ export class Scorer<TInput = unknown, TOutput = unknown, TAcc extends StepResult
         `scorer ${this.id}: step ${step.name} needs judge.model and judge.instructions (on the step or the scorer)`,
       );
     }
-    const port = portFor(step.model);
+    const port = isJudgeModelPort(step.model) ? step.model : (judges ?? (this.#ownJudges ??= new JudgeResolver({ settings: componentSettings() }))).resolve(step.model);
     if (!port) {
       throw new ScorerDefinitionError(
         'MASTR_SCORER_FAILED_TO_RUN_MISSING_MODEL_OR_INSTRUCTIONS',
-        `scorer ${this.id}: no judge can serve model ${modelIdOf(step.model)} (pass a JudgeModelPort or install a resolver)`,
+        `scorer ${this.id}: no judge can serve model ${modelIdOf(step.model)} (pass a JudgeModelPort, an AI SDK model or a model string such as "openai/gpt-4o-mini")`,
       );
     }
     const entry = (judge[step.name] ??= { executions: [] });

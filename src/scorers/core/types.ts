@@ -1,5 +1,5 @@
 /**
- * Types of the scorer pipeline (SCORERS §1): run input, step context, step shapes and the run result.
+ * Types of the scorer pipeline (docs/scorers.md): run input, step context, step shapes and the run result.
  */
 import type { z } from 'zod';
 import type { JudgeUsage } from '../../judge/port.js';
@@ -111,7 +111,7 @@ export type JudgeExecution =
 type Field<TAcc, K extends string> = K extends keyof TAcc ? TAcc[K] : undefined;
 
 /**
- * What `scorer.run()` resolves to (SCORERS §1.7): the prepared run plus step results. `score` is absent
+ * What `scorer.run()` resolves to (docs/scorers.md): the prepared run plus step results. `score` is absent
  * (and `notScorable` set) when a step returned {@link NotScorable}.
  */
 export type ScorerRunResult<TInput = unknown, TOutput = unknown, TAcc extends StepResults = StepResults> = PreparedRun<

@@ -9,7 +9,6 @@ import { createScorer } from '../core/scorer.js';
 import type { PreparedRun } from '../core/types.js';
 import { inputTextOf, judgeConfig, LIVE_RUN_KEY, outputTextOf, REASON_FORMAT, type LiveRunFacts } from '../llm/shared.js';
 import { extractToolResults } from '../llm/run-text.js';
-import { shouldGenerateReason } from '../../judge/economics/reason-policy.js';
 import { renderTemplate, unknownPlaceholders, type TemplateValues } from './template.js';
 
 /** Options of a `type: judge` entry (the registry strips `type`, `threshold` and `reason`). */
@@ -50,7 +49,7 @@ export const judgeScorerOptions = z
 
 export type JudgeScorerOptions = z.output<typeof judgeScorerOptions>;
 
-export const DEFAULT_JUDGE_INSTRUCTIONS =
+const DEFAULT_JUDGE_INSTRUCTIONS =
   'You are a careful, impartial evaluator of AI agent runs. Answer the question exactly as asked, using only the material given.';
 
 function factsOf(requestContext: unknown): LiveRunFacts | undefined {
@@ -61,7 +60,7 @@ function factsOf(requestContext: unknown): LiveRunFacts | undefined {
 }
 
 /** The template values of a run: texts, retrieved documents + static context, tool results, ground truth. */
-export function templateValuesOf(run: PreparedRun, staticContext: readonly string[]): TemplateValues {
+function templateValuesOf(run: PreparedRun, staticContext: readonly string[]): TemplateValues {
   const facts = factsOf(run.requestContext);
   const tools = facts?.toolResults ?? extractToolResults(run.output);
   const gt = run.groundTruth;
@@ -128,16 +127,4 @@ export function createJudgeScorer(name: string, options: JudgeScorerOptions, jud
           options.direction === 'lower' ? 'lower' : 'higher'
         } is better). ${REASON_FORMAT.replace('{score}', String(score))}`,
     });
-}
-
-/**
- * The `skipReason` gate of a judge scorer entry, for `scorer.run(input, { skipReason })`.
- *
- * @example
- * ```ts
- * await scorer.run(input, { skipReason: reasonGate('on-fail', 0.5, options.direction) });
- * ```
- */
-export function reasonGate(policy: 'always' | 'on-fail' | 'never', threshold: number, direction: 'higher' | 'lower'): (score: number) => boolean {
-  return (score) => !shouldGenerateReason(policy, { score, threshold, direction });
 }

@@ -11,7 +11,7 @@ import { ErrorCodes, TracejudgeError, errorMessage } from '../../errors.js';
 import type { ScorerLike } from '../core/types.js';
 
 /** Default bound on one custom evaluation (`scorers.<name>.timeoutMs`). */
-export const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** Options of a `type: custom` entry. */
 export const customScorerOptions = z.strictObject({
@@ -23,7 +23,6 @@ export const customScorerOptions = z.strictObject({
   timeoutMs: z.number().int().positive().max(3_600_000).default(DEFAULT_TIMEOUT_MS),
 });
 
-export type CustomScorerOptions = z.output<typeof customScorerOptions>;
 
 /** A custom scorer module that is missing, fails to load, or exports no scorer. */
 export class ScorerModuleError extends TracejudgeError {
@@ -38,7 +37,7 @@ export class ScorerModuleError extends TracejudgeError {
 }
 
 /** True for anything with the scorer surface (works across copies of the package, unlike `instanceof`). */
-export function isScorerLike(value: unknown): value is ScorerLike {
+function isScorerLike(value: unknown): value is ScorerLike {
   if (value === null || typeof value !== 'object') return false;
   const v = value as Record<string, unknown>;
   return typeof v.id === 'string' && typeof v.run === 'function' && typeof v.getSteps === 'function';

@@ -1,9 +1,8 @@
 /**
- * Registers `custom` (module scorers), `judge` (YAML judge scorers) and `agent-trajectory` (per-agent
- * trajectory rules) with the scorer registry, and the config check for budget fallbacks.
+ * Defines `custom` (module scorers), `judge` (YAML judge scorers) and `agent-trajectory` (per-agent
+ * trajectory rules) in a scorer registry.
  */
 import { z } from 'zod';
-import { registerConfigCheck } from '../../config/load.js';
 import type { ScorerTypeDefinition } from '../registry.js';
 import { agentTrajectoriesSchema } from '../trajectory/agent-expectations.js';
 import { createAgentTrajectoryScorer } from '../trajectory/agent-trajectory-scorer.js';
@@ -20,12 +19,12 @@ const agentTrajectoryOptions = z.strictObject({
 });
 
 /**
- * Register the types. `custom` is declared a judge scorer (sampled like one) because a module may call the
- * judge; `judge` entries with `direction: lower` need the registry to honour the entry's direction.
+ * Define the types. `custom` is declared a judge scorer (sampled like one) because a module may call the
+ * judge; a `judge` entry says its own direction (`direction: lower | higher`).
  *
  * @example
  * ```ts
- * registerCustomScorerTypes(registerScorerType);
+ * registerCustomScorerTypes((type, definition) => registry.define(type, definition));
  * ```
  */
 export function registerCustomScorerTypes(register: Register): void {
@@ -36,6 +35,7 @@ export function registerCustomScorerTypes(register: Register): void {
   });
   register('judge', {
     kind: 'judge',
+    direction: (o) => o.direction,
     options: judgeScorerOptions,
     create: (o, ctx) => createJudgeScorer(ctx.name, o, ctx.judgeModel),
   });
@@ -49,17 +49,3 @@ export function registerCustomScorerTypes(register: Register): void {
     },
   });
 }
-
-registerConfigCheck((config, issues) => {
-  // Without `scorers:` the built-in set applies, whose names the registry owner knows; check only explicit sets.
-  if (!config.scorers) return;
-  const names = config.scorers;
-  config.economics.budgets.forEach((rule, i) => {
-    if (rule.fallback !== 'skip' && !(rule.fallback in names)) {
-      issues.push({ path: `economics.budgets[${i}].fallback`, message: `"${rule.fallback}" is not a configured scorer (use skip or a name under scorers)` });
-    }
-    if (rule.scorer !== undefined && !(rule.scorer in names)) {
-      issues.push({ path: `economics.budgets[${i}].scorer`, message: `"${rule.scorer}" is not a configured scorer` });
-    }
-  });
-});

@@ -5,7 +5,7 @@
  */
 import { fence, fenceList } from '../llm/fence.js';
 
-export const TEMPLATE_VARIABLES = ['input', 'output', 'context', 'toolResults', 'groundTruth'] as const;
+const TEMPLATE_VARIABLES = ['input', 'output', 'context', 'toolResults', 'groundTruth'] as const;
 export type TemplateVariable = (typeof TEMPLATE_VARIABLES)[number];
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w]*)\s*\}\}/g;

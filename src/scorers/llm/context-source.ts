@@ -1,4 +1,4 @@
-/** Context options shared by the context-* scorers (SCORERS §4.5–4.7). */
+/** Context options shared by the context-* scorers (docs/scorers.md). */
 import type { PreparedRun } from '../core/types.js';
 import { isAgentInput } from './run-text.js';
 

@@ -1,4 +1,4 @@
-/** The LLM-judged scorers (SCORERS §4, §8.1) and their building blocks. */
+/** The LLM-judged scorers (docs/scorers.md) and their building blocks. */
 export { createHallucinationScorer, type HallucinationOptions, type HallucinationContextParams } from './hallucination/index.js';
 export { createFaithfulnessScorer, type FaithfulnessOptions } from './faithfulness/index.js';
 export { createAnswerRelevancyScorer, DEFAULT_OPTIONS, type AnswerRelevancyOptions } from './answer-relevancy/index.js';

@@ -1,5 +1,5 @@
 /**
- * Registers the LLM-judged scorer types with the scorer registry (`registerLlmScorerTypes(registerScorerType)`).
+ * Defines the LLM-judged scorer types in a scorer registry (`createScorerRegistry` calls it).
  * Options are the reference's, minus functions; context-needing types get the live default context (the run's
  * tool results, retrieved documents, then the static `context` option) through `getContext`.
  */
@@ -44,10 +44,10 @@ export interface LlmFactoryContext {
   judgeModel?: unknown;
 }
 
-/** The registry's `registerScorerType`, structurally. */
+/** `ScorerRegistry.define`, structurally. */
 export type RegisterLlmType = (
   type: string,
-  definition: { kind: 'judge'; options: z.ZodType; needsGroundTruth?: boolean; create(options: never, context: LlmFactoryContext): ScorerLike },
+  definition: { kind: 'judge'; direction: 'higher' | 'lower'; options: z.ZodType; needsGroundTruth?: boolean; create(options: never, context: LlmFactoryContext): ScorerLike },
 ) => void;
 
 const scale = z.number().positive().optional();
@@ -63,19 +63,22 @@ function modelOf(ctx: LlmFactoryContext, type: string): unknown {
 /** Live default context: tool results + retrieved documents + static `context`. */
 const live = (staticContext: string[] | undefined) => ({ run }: { run: Parameters<typeof liveContext>[0] }) => liveContext(run, staticContext ?? []);
 
+/** Types whose scores read "lower is better": a high hallucination, toxicity or bias score fails. */
+const LOWER_IS_BETTER: ReadonlySet<string> = new Set(['hallucination', 'toxicity', 'bias']);
+
 /**
- * Register every LLM type: hallucination, faithfulness, answer-relevancy, context-precision, context-relevance,
+ * Define every LLM type: hallucination, faithfulness, answer-relevancy, context-precision, context-relevance,
  * context-position, context-recall, toxicity, bias, prompt-alignment, tool-call-accuracy, answer-similarity,
  * noise-sensitivity, summarization, rubric, multi-turn-judge, trajectory-accuracy, goal, classifier.
  *
  * @example
  * ```ts
- * registerLlmScorerTypes(registerScorerType);
+ * registerLlmScorerTypes((type, definition) => registry.define(type, definition));
  * ```
  */
 export function registerLlmScorerTypes(register: RegisterLlmType): void {
   const judge = <S extends z.ZodType>(type: string, options: S, create: (o: z.output<S>, model: unknown) => ScorerLike, needsGroundTruth = false): void => {
-    register(type, { kind: 'judge', options, needsGroundTruth, create: ((o: z.output<S>, ctx: LlmFactoryContext) => create(o, modelOf(ctx, type))) });
+    register(type, { kind: 'judge', direction: LOWER_IS_BETTER.has(type) ? 'lower' : 'higher', options, needsGroundTruth, create: ((o: z.output<S>, ctx: LlmFactoryContext) => create(o, modelOf(ctx, type))) });
   };
   judge('hallucination', z.strictObject({ scale, context }), (o, model) =>
     createHallucinationScorer({ model, options: { ...(o.scale ? { scale: o.scale } : {}), getContext: live(o.context) } }),

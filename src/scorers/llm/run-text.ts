@@ -1,5 +1,5 @@
 /**
- * The run readers the LLM scorers need (SCORERS §3.2–3.3), with the reference's semantics, over both the
+ * The run readers the LLM scorers need (docs/scorers.md), with the reference's semantics, over both the
  * Mastra format-2 message and tracejudge's `RunMessage` (`content: string`, `toolInvocations` beside it).
  * The shared readers come from `src/extract/helpers.ts`; the ones only the LLM scorers need live here.
  */

@@ -1,18 +1,16 @@
 /**
  * What every LLM scorer shares: run text, the `scale` rule, the live default context and judge wiring.
  */
-import { setJudgePortResolver } from '../../judge/port.js';
 import type { JudgeConfig, PreparedRun } from '../core/types.js';
-import { resolveJudgeModel } from '../../judge/resolver.js';
 import { withDataRule } from './fence.js';
 import { extractToolResults, getAssistantMessageFromRunOutput, getUserMessageFromRunInput } from './run-text.js';
 
-/** A judge model: a `JudgeModelPort`, an AI SDK language model object, or a model id served by the installed judge client. */
+/** A judge model: a `JudgeModelPort`, an AI SDK language model object, or a model string (`openai/gpt-4o-mini`). */
 export type JudgeModel = unknown;
 
 /**
  * Key under `run.requestContext` where the service puts facts of the extracted agent run that are not in
- * the Mastra run shape: `{ toolResults, context }` (SPEC §5). Library users may set it too.
+ * the Mastra run shape: `{ toolResults, context }` (docs/records.md, "The agent run"). Library users may set it too.
  */
 export const LIVE_RUN_KEY = 'tracejudge.run';
 
@@ -54,14 +52,8 @@ export function liveContext(run: Pick<PreparedRun, 'output' | 'requestContext'>,
   return [...tools.map((t) => JSON.stringify({ tool: t.toolName, result: t.result })), ...(facts?.context ?? []), ...staticContext];
 }
 
-let resolverInstalled = false;
-
 /** The scorer-level judge: `model` plus the instructions with the untrusted-data rule appended. */
 export function judgeConfig(model: JudgeModel, instructions: string): JudgeConfig {
-  if (!resolverInstalled) {
-    setJudgePortResolver(resolveJudgeModel);
-    resolverInstalled = true;
-  }
   return { model, instructions: withDataRule(instructions) };
 }
 

@@ -68,7 +68,7 @@ export function agentRulesLookup(agents: Readonly<Record<string, AgentTrajectory
   };
 }
 
-const TOOLISH = new Set<string>(['tool_call', 'mcp_tool_call', 'provider_tool_call']);
+const TOOLISH: ReadonlySet<string> = new Set(['tool_call', 'mcp_tool_call', 'provider_tool_call']);
 
 /** The trajectory without model generations (children filtered the same way). */
 export function toolView(trajectory: Trajectory): Trajectory {

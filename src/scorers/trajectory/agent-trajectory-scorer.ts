@@ -1,5 +1,5 @@
 /**
- * The per-agent trajectory scorer: the unified trajectory evaluation (SCORERS §6.2) with each agent's rules
+ * The per-agent trajectory scorer: the unified trajectory evaluation (docs/scorers.md) with each agent's rules
  * from config, plus the `requires` rule. A `requires` violation scores 0, like a blacklist violation.
  * Runs of an agent without rules are not scorable (skipped and counted, not a failure).
  */
@@ -37,7 +37,7 @@ function prop(o: unknown, key: string): unknown {
 /**
  * The agent a scorer run belongs to: `targetMetadata.agentName`, else `requestContext[LIVE_RUN_KEY].agentName`.
  */
-export function agentNameOfRun(run: { targetMetadata?: Record<string, unknown>; requestContext?: unknown }): string | undefined {
+function agentNameOfRun(run: { targetMetadata?: Record<string, unknown>; requestContext?: unknown }): string | undefined {
   const fromMeta = run.targetMetadata?.agentName;
   if (typeof fromMeta === 'string') return fromMeta;
   const fromFacts = prop(prop(run.requestContext, LIVE_RUN_KEY), 'agentName');

@@ -1,5 +1,5 @@
 /**
- * Builds a run's {@link Trajectory} (SCORERS §2.3) from its span subtree, whatever convention wrote the
+ * Builds a run's {@link Trajectory} (docs/scorers.md) from its span subtree, whatever convention wrote the
  * spans: every span is read once through the extraction selectors, so an AI SDK `ai.toolCall`, a GenAI
  * `execute_tool`, an OpenInference `TOOL` and a Mastra `tool_call` span all become the same `tool_call` step.
  *

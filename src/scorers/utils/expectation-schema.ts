@@ -1,11 +1,11 @@
 /**
- * Config schema of a trajectory expectation (SCORERS §2.3 `TrajectoryExpectation`), shared by the
+ * Config schema of a trajectory expectation (docs/scorers.md), shared by the
  * trajectory code scorers and the per-agent trajectory rules.
  */
 import { z } from 'zod';
 import type { ExpectedStep, TrajectoryExpectation, TrajectoryStepType } from './trajectory-types.js';
 
-export const stepTypes: z.ZodType<TrajectoryStepType> = z.enum([
+const stepTypes: z.ZodType<TrajectoryStepType> = z.enum([
   'tool_call',
   'mcp_tool_call',
   'provider_tool_call',

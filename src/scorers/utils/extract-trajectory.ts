@@ -1,8 +1,8 @@
-/** `extractTrajectory` (SCORERS §2.3): a tool-call trajectory from agent output messages. */
+/** `extractTrajectory` (docs/scorers.md): a tool-call trajectory from agent output messages. */
 import { mergeToolInvocations } from './run-messages.js';
 import type { Trajectory, TrajectoryStep } from './trajectory-types.js';
 
-const KEEP = new Set(['result', 'call', 'output-error']);
+const KEEP: ReadonlySet<string> = new Set(['result', 'call', 'output-error']);
 
 function wrap(v: unknown): unknown {
   return v !== null && typeof v === 'object' ? v : { value: v };

@@ -1,4 +1,4 @@
-/** Scorer utilities (SCORERS §3.1, §3.5) and trajectory types. */
+/** Scorer utilities (docs/scorers.md) and trajectory types. */
 export { roundToTwoDecimals, isCloserTo, clamp01 } from './numeric.js';
 export { compareTrajectories, stepMatches, type CompareOptions, type TrajectoryComparison } from './trajectory-compare.js';
 export { checkTrajectoryEfficiency, type EfficiencyOptions, type EfficiencyResult } from './trajectory-efficiency.js';

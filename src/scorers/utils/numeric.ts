@@ -1,4 +1,4 @@
-/** Numeric helpers shared by scorers (SCORERS §3.1). */
+/** Numeric helpers shared by scorers (docs/scorers.md). */
 
 /**
  * Round to two decimals the reference's way: `Math.round((x + Number.EPSILON) * 100) / 100`.

@@ -1,5 +1,5 @@
 /**
- * Message helpers for the code scorers. The Mastra-compatible helpers (SCORERS §3.2–3.3) live in
+ * Message helpers for the code scorers. The Mastra-compatible helpers (docs/scorers.md) live in
  * `src/extract/helpers.ts` and are re-exported here; the joins below are the code scorers' own.
  */
 import { getTextContentFromMastraDBMessage, mergeToolInvocations } from '../../extract/helpers.js';

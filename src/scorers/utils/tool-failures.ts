@@ -1,4 +1,4 @@
-/** `analyzeToolFailures` (SCORERS §3.5): retries of failing tools and fallbacks to other tools. */
+/** `analyzeToolFailures` (docs/scorers.md): retries of failing tools and fallbacks to other tools. */
 import { clamp01, roundToTwoDecimals } from './numeric.js';
 import type { Trajectory, TrajectoryStep } from './trajectory-types.js';
 

@@ -1,4 +1,4 @@
-/** `checkTrajectoryBlacklist` (SCORERS §3.5): forbidden tools and forbidden contiguous sequences. */
+/** `checkTrajectoryBlacklist` (docs/scorers.md): forbidden tools and forbidden contiguous sequences. */
 import type { Trajectory } from './trajectory-types.js';
 
 export interface BlacklistOptions {

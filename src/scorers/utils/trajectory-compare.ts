@@ -1,4 +1,4 @@
-/** `compareTrajectories` (SCORERS §3.5): how well actual steps match expected steps. */
+/** `compareTrajectories` (docs/scorers.md): how well actual steps match expected steps. */
 import { clamp01, roundToTwoDecimals } from './numeric.js';
 import type { ExpectedStep, Trajectory, TrajectoryStep, TrajectoryStepType } from './trajectory-types.js';
 

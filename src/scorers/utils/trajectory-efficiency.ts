@@ -1,4 +1,4 @@
-/** `checkTrajectoryEfficiency` (SCORERS §3.5): step, token and duration budgets and redundant calls. */
+/** `checkTrajectoryEfficiency` (docs/scorers.md): step, token and duration budgets and redundant calls. */
 import { clamp01, roundToTwoDecimals } from './numeric.js';
 import type { Trajectory, TrajectoryStep } from './trajectory-types.js';
 

@@ -1,4 +1,4 @@
-/** Trajectory types used by trajectory scorers (SCORERS §2.3). */
+/** Trajectory types used by trajectory scorers (docs/scorers.md). */
 
 /** Fields every trajectory step has. */
 export interface TrajectoryStepBase {

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import * as zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { crc32, crc32Portable } from '../../../src/ingest/wal/crc32.js';
@@ -250,7 +251,8 @@ describe('WriteAheadLog directory lock', () => {
       const dir = dirOf();
       writeFileSync(join(dir, 'lock'), `${pid}\n`);
       const { wal } = await openLog(opts(dir));
-      expect(readFileSync(join(dir, 'lock'), 'utf8').trim()).toBe(String(process.pid));
+      // The lock names its owner by pid and process start time (a dead process with our pid had another start time).
+      expect(readFileSync(join(dir, 'lock'), 'utf8').trim()).toBe(`${process.pid} ${performance.timeOrigin.toFixed(3)}`);
       await wal.close();
     }
   });

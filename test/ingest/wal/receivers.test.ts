@@ -8,17 +8,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { componentSettings, type ComponentSettings } from '../../../src/component.js';
 import { TraceAssembler } from '../../../src/ingest/assembler.js';
 import { createOtlpGrpcReceiver } from '../../../src/ingest/grpc/receiver.js';
 import { createOtlpHttpReceiver } from '../../../src/ingest/http/receiver.js';
+import { OtlpIngest } from '../../../src/ingest/otlp/ingest.js';
 import type { OtlpReceiver } from '../../../src/ingest/otlp/receiver.js';
 import type { Trace } from '../../../src/model/span.js';
 import { WriteAheadLog, type WalOptions } from '../../../src/ingest/wal/log.js';
 import type { WalRecordKind } from '../../../src/ingest/wal/record.js';
 import { replayWal } from '../../../src/ingest/wal/replay.js';
 import { RawGrpcClient } from '../../reliability/helpers/clients.js';
-import { installMeter } from '../../assembler/helpers.js';
+import { testMeter } from '../../assembler/helpers.js';
 import { encodeTraceRequest, jsonSpan, jsonTraceRequest } from '../helpers.js';
+import { deadlineIn, ingestSettings } from '../receivers.js';
 
 const opts = (over: Partial<WalOptions> = {}): WalOptions => ({
   dir: mkdtempSync(join(tmpdir(), 'tracejudge-walrx-')), fsync: 'always', segmentBytes: 1 << 20, maxBytes: 8 << 20, checkpointIntervalMs: 60_000, ...over,
@@ -48,24 +51,24 @@ afterEach(async () => {
   for (const c of cleanups.splice(0)) await c();
 });
 
-async function rig(wal: WriteAheadLog, recover = true): Promise<Rig> {
+async function rig(wal: WriteAheadLog, recover = true, settings: ComponentSettings = componentSettings()): Promise<Rig> {
   if (recover) await wal.recover(() => Promise.resolve());
   const handled: Trace[] = [];
-  const assembler = new TraceAssembler({ config: { decisionWaitMs: 60_000 }, onTrace: (t) => {
+  const assembler = new TraceAssembler({ config: { decisionWaitMs: 60_000 }, settings, onTrace: (t) => {
     handled.push(t);
     return Promise.resolve();
   } });
-  const receivers: OtlpReceiver[] = [
-    createOtlpHttpReceiver({ host: '127.0.0.1', port: 0, maxBodyBytes: 1 << 20, sink: assembler, isReady: () => true, wal }),
-    createOtlpGrpcReceiver({ host: '127.0.0.1', port: 0, maxMessageBytes: 1 << 20, sink: assembler, wal }),
-  ];
-  const [httpPort, grpcPort] = await Promise.all(receivers.map((r) => r.start()));
+  const ingest = new OtlpIngest({ sink: assembler, wal, settings: ingestSettings(settings) });
+  const http = createOtlpHttpReceiver({ host: '127.0.0.1', port: 0, maxBodyBytes: 1 << 20, ingest, settings, isReady: () => true });
+  const grpcReceiver = createOtlpGrpcReceiver({ host: '127.0.0.1', port: 0, maxMessageBytes: 1 << 20, ingest, settings });
+  const receivers: OtlpReceiver[] = [http, grpcReceiver];
+  await Promise.all(receivers.map((r) => r.start()));
   cleanups.push(async () => {
-    await Promise.all(receivers.map((r) => r.shutdown()));
+    await Promise.all(receivers.map((r) => r.shutdown(deadlineIn())));
     await assembler.close();
     await wal.close();
   });
-  return { wal, assembler, handled, http: `http://127.0.0.1:${httpPort}`, grpcPort: grpcPort as number };
+  return { wal, assembler, handled, http: `http://127.0.0.1:${http.port}`, grpcPort: grpcReceiver.port };
 }
 
 const post = (url: string, body: string | Uint8Array, type = 'application/json'): Promise<Response> => fetch(url, { method: 'POST', headers: { 'content-type': type }, body });
@@ -166,7 +169,8 @@ describe('replay at startup', () => {
     return Promise.resolve();
   } });
     const second = new WriteAheadLog(options);
-    const result = await replayWal(second, assembler);
+    const settings = componentSettings();
+    const result = await replayWal(second, new OtlpIngest({ sink: assembler, settings: ingestSettings(settings) }), settings);
     // Record 0 is below the watermark; 2 is above it (settled out of order) and is replayed: a duplicate, not a loss.
     expect(result).toMatchObject({ replayed: 4, skipped: 0, left: 0 });
     await assembler.close();
@@ -184,9 +188,9 @@ describe('replay at startup', () => {
 
 describe('write-ahead log metrics', () => {
   it('counts appends by outcome and replays, and reports the log bytes and unsettled records', async () => {
-    const meter = installMeter();
+    const meter = testMeter();
     const dir = opts().dir;
-    const r = await rig(new WriteAheadLog(opts({ dir })));
+    const r = await rig(new WriteAheadLog(opts({ dir }), meter.settings), true, meter.settings);
     expect((await post(`${r.http}/v1/traces`, jsonTraceRequest([jsonSpan('root', traceId(9))]))).status).toBe(200);
     expect(await meter.sum('tracejudge.wal.appends', { outcome: 'durable' })).toBe(1);
     expect(await meter.sum('tracejudge.wal.unsettled')).toBe(1);
@@ -195,13 +199,13 @@ describe('write-ahead log metrics', () => {
     // Not handled before the log closes: the record is replayed by the next log on the same directory.
     await r.wal.close();
     expect(await meter.sum('tracejudge.wal.bytes')).toBe(0);
-    const next = new WriteAheadLog(opts({ dir }));
-    const assembler = new TraceAssembler({ config: { decisionWaitMs: 60_000 }, onTrace: () => Promise.resolve() });
+    const next = new WriteAheadLog(opts({ dir }), meter.settings);
+    const assembler = new TraceAssembler({ config: { decisionWaitMs: 60_000 }, onTrace: () => Promise.resolve(), settings: meter.settings });
     cleanups.push(async () => {
       await assembler.close();
       await next.close();
     });
-    const replay = await replayWal(next, assembler);
+    const replay = await replayWal(next, new OtlpIngest({ sink: assembler, settings: ingestSettings(meter.settings) }), meter.settings);
     expect(replay.replayed).toBe(1);
     expect(await meter.sum('tracejudge.wal.replayed')).toBe(1);
     expect(await meter.sum('tracejudge.wal.unsettled')).toBe(1);

@@ -1,5 +1,6 @@
 /** An in-memory emitter that keeps every score record, indexed by trace id (what was scored, and when). */
-import type { EmitResult, Emitter, ScoreRecord } from '../../../src/model/score-record.js';
+import type { ScoreRecord } from '../../../src/model/score-record.js';
+import type { EmitResult, Emitter } from '../../../src/emit/emitter.js';
 
 export interface Received {
   record: ScoreRecord;
@@ -11,6 +12,10 @@ export class RecordingEmitter implements Emitter {
   readonly name = 'recording';
   readonly received: Received[] = [];
   private readonly byTraceId = new Map<string, ScoreRecord[]>();
+
+  start(): Promise<void> {
+    return Promise.resolve();
+  }
 
   emit(records: readonly ScoreRecord[]): Promise<EmitResult> {
     const at = Date.now();

@@ -1,16 +1,19 @@
 /**
- * The real service (`startService`) in this process, on ephemeral ports, with its emitters replaced by
- * the metrics emitter plus a recording emitter, so a test sees every score record and `/metrics`.
+ * The real service (`buildService` with the configured sources) in this process, on ephemeral ports, with
+ * its emitters replaced by the metrics emitter plus a recording emitter, so a test sees every score record
+ * and `/metrics`.
  */
 import { parseConfig } from '../../../src/config/load.js';
 import type { Config } from '../../../src/config/schema.js';
-import { FanoutEmitter } from '../../../src/emit/fanout.js';
 import { MetricsEmitter } from '../../../src/emit/metrics-emitter.js';
-import { startService, type RunningService } from '../../../src/service.js';
+import { createScorerRegistry } from '../../../src/scorers/registry.js';
+import { buildService, type Service } from '../../../src/service/build.js';
+import { createSettings } from '../../../src/service/settings.js';
+import { createLogger, Secrets } from '../../../src/telemetry/log.js';
 import { RecordingEmitter } from './recording-emitter.js';
 
 export interface TestService {
-  service: RunningService;
+  service: Service;
   config: Config;
   recorder: RecordingEmitter;
   httpUrl: string;
@@ -41,16 +44,22 @@ export async function startTestService(overrides: Raw = {}): Promise<TestService
     },
     overrides,
   );
-  const config = parseConfig(raw, 'reliability-test', {});
+  const scorers = createScorerRegistry();
+  const config = parseConfig(raw, 'reliability-test', {}, { scorers });
   const recorder = new RecordingEmitter();
-  const service = await startService(config, { emitter: new FanoutEmitter([new MetricsEmitter(), recorder]) });
-  const metricsUrl = `http://127.0.0.1:${service.ports.metrics ?? 0}/metrics`;
+  // Logs as the service's own default does in tests: silent under vitest unless TRACEJUDGE_LOG_LEVEL says otherwise.
+  const secrets = new Secrets();
+  const settings = createSettings(config, { env: process.env, scorers, secrets, logger: createLogger({ secrets }) });
+  const service = await buildService(config, settings, { source: { kind: 'configured' }, emitters: [new MetricsEmitter(settings.telemetry), recorder] });
+  await service.start();
+  const ports = service.ports();
+  const metricsUrl = `http://127.0.0.1:${ports.metrics ?? 0}/metrics`;
   return {
     service,
     config,
     recorder,
-    httpUrl: `http://127.0.0.1:${service.ports.http ?? 0}`,
-    grpcPort: service.ports.grpc ?? 0,
+    httpUrl: `http://127.0.0.1:${ports.http ?? 0}`,
+    grpcPort: ports.grpc ?? 0,
     metricsUrl,
     scrape: async () => (await fetch(metricsUrl)).text(),
   };

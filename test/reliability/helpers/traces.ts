@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { OtlpTypes } from '../../../src/otlp/descriptor.js';
+import { otlp } from '../../../src/otlp/descriptor.js';
 import type { Rng } from './rng.js';
 
 /** Fixtures that hold at least one agent run with output, across conventions. */
@@ -66,7 +66,7 @@ export function jsonToProto(doc: Json): Uint8Array {
     if (key !== undefined && ID_KEYS.has(key) && typeof v === 'string') return Buffer.from(v, 'hex');
     return v;
   };
-  const type = OtlpTypes.ExportTraceServiceRequest;
+  const type = otlp().types.ExportTraceServiceRequest;
   return type.encode(type.fromObject(walk(doc, undefined) as Json)).finish();
 }
 

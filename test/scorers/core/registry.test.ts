@@ -3,20 +3,15 @@ import { z } from 'zod';
 import { parseConfig } from '../../../src/config/load.js';
 import { ConfigError } from '../../../src/errors.js';
 import { createScorer } from '../../../src/scorers/core/scorer.js';
-import {
-  buildScorer,
-  buildScorers,
-  directionOf,
-  getScorerType,
-  registerScorerType,
-  scoreLabel,
-  scorerKinds,
-} from '../../../src/scorers/registry.js';
+import { labelOf } from '../../../src/scorers/descriptor.js';
+import { createScorerRegistry } from '../../../src/scorers/registry.js';
 import { agentRun } from '../code/helpers.js';
+
+const registry = createScorerRegistry();
 
 function configIssues(scorers: Record<string, unknown>): Array<{ path: string; message: string }> {
   try {
-    parseConfig({ scorers }, 'test.yaml', {});
+    parseConfig({ scorers }, 'test.yaml', {}, { scorers: registry });
     return [];
   } catch (e) {
     if (e instanceof ConfigError) return [...e.issues];
@@ -26,26 +21,30 @@ function configIssues(scorers: Record<string, unknown>): Array<{ path: string; m
 
 describe('scorer registry', () => {
   it('builds code scorers from config entries with kind, direction, threshold and reason', async () => {
-    const s = await buildScorer('similarity', { type: 'content-similarity', threshold: 0.6 });
-    expect(s).toMatchObject({ name: 'similarity', type: 'content-similarity', kind: 'code', direction: 'higher-is-better', threshold: 0.6, reason: 'on-fail' });
+    const s = await registry.build('similarity', { type: 'content-similarity', threshold: 0.6 });
+    expect(s).toMatchObject({ name: 'similarity', type: 'content-similarity', kind: 'code', direction: 'higher', threshold: 0.6, reason: 'on-fail' });
     expect((await s.scorer.run(agentRun('The quick brown fox', 'The quick brown cat'))).score).toBe(0.8);
-    const strictCase = await buildScorer('sim2', { type: 'content-similarity', ignoreCase: false });
+    const strictCase = await registry.build('sim2', { type: 'content-similarity', ignoreCase: false });
     expect((await strictCase.scorer.run(agentRun('The Quick Brown Fox', 'the quick brown fox'))).score).toBe(0.5333333333333333);
-    const traj = await buildScorer('t', { type: 'trajectory', blacklistedTools: ['refund'], weights: { accuracy: 1 } });
+    const traj = await registry.build('t', { type: 'trajectory', blacklistedTools: ['refund'], weights: { accuracy: 1 } });
     expect(traj.scorer.id).toBe('code-trajectory-scorer');
-    const m = await buildScorer('m', { type: 'matches', pattern: '\\d+°F', exact: false });
+    const m = await registry.build('m', { type: 'matches', pattern: '\\d+°F', exact: false });
     expect((await m.scorer.run(agentRun('q', 'It is 72°F'))).score).toBe(1);
   });
 
-  it('direction and labels per SPEC §6', () => {
-    expect(directionOf('hallucination')).toBe('lower-is-better');
-    expect(directionOf('toxicity')).toBe('lower-is-better');
-    expect(directionOf('bias')).toBe('lower-is-better');
-    expect(directionOf('content-similarity')).toBe('higher-is-better');
-    expect(scoreLabel(0.6, 0.5, 'lower-is-better')).toBe('fail');
-    expect(scoreLabel(0.5, 0.5, 'lower-is-better')).toBe('pass');
-    expect(scoreLabel(0.4, 0.5, 'higher-is-better')).toBe('fail');
-    expect(scoreLabel(0.5, 0.5, 'higher-is-better')).toBe('pass');
+  it('direction and labels per docs/records.md, "The score record"', () => {
+    const directionOf = (type: string): unknown => {
+      const d = registry.get(type)?.direction ?? 'higher';
+      return typeof d === 'function' ? d({}) : d;
+    };
+    expect(directionOf('hallucination')).toBe('lower');
+    expect(directionOf('toxicity')).toBe('lower');
+    expect(directionOf('bias')).toBe('lower');
+    expect(directionOf('content-similarity')).toBe('higher');
+    expect(labelOf({ direction: 'lower', threshold: 0.5 }, 0.6)).toBe('fail');
+    expect(labelOf({ direction: 'lower', threshold: 0.5 }, 0.5)).toBe('pass');
+    expect(labelOf({ direction: 'higher', threshold: 0.5 }, 0.4)).toBe('fail');
+    expect(labelOf({ direction: 'higher', threshold: 0.5 }, 0.5)).toBe('pass');
   });
 
   it('reports unknown types and bad options at scorers.<name>.<key>', () => {
@@ -70,24 +69,26 @@ describe('scorer registry', () => {
   });
 
   it('buildScorer throws the same config error', async () => {
-    await expect(buildScorer('x', { type: 'tone', referenceTone: 5 })).rejects.toThrow(/scorers\.x\.referenceTone/);
+    await expect(registry.build('x', { type: 'tone', referenceTone: 5 })).rejects.toThrow(/scorers\.x\.referenceTone/);
   });
 
   it('lets other files register types (judge kind, context passed through)', async () => {
-    registerScorerType('test-judge', {
+    const own = createScorerRegistry();
+    own.define('test-judge', {
       kind: 'judge',
-      direction: 'lower-is-better',
+      direction: 'lower',
       options: z.strictObject({ scale: z.number().optional() }),
       create: (o, ctx) =>
         createScorer({ id: `judge-${ctx.name}`, description: String(ctx.judgeModel) }).generateScore(() => o.scale ?? 1),
     });
-    expect(getScorerType('test-judge')?.kind).toBe('judge');
-    const config = parseConfig({ scorers: { j: { type: 'test-judge', scale: 2 }, s: { type: 'completeness' } } }, 't', {});
-    const built = await buildScorers(config, { judgeModel: 'gpt-test' });
+    expect(own.get('test-judge')?.kind).toBe('judge');
+    const config = parseConfig({ scorers: { j: { type: 'test-judge', scale: 2 }, s: { type: 'completeness' } } }, 't', {}, { scorers: own });
+    const built = await own.buildAll(config.scorers ?? {}, { judgeModel: 'gpt-test' });
     expect(built.map((b) => [b.name, b.kind, b.direction, b.scorer.id, b.scorer.description])).toEqual([
-      ['j', 'judge', 'lower-is-better', 'judge-j', 'gpt-test'],
-      ['s', 'code', 'higher-is-better', 'completeness-scorer', built[1]?.scorer.description],
+      ['j', 'judge', 'lower', 'judge-j', 'gpt-test'],
+      ['s', 'code', 'higher', 'completeness-scorer', built[1]?.scorer.description],
     ]);
-    expect(scorerKinds(config)).toEqual({ j: 'judge', s: 'code' });
+    const scorerKinds = Object.fromEntries(Object.entries(config.scorers ?? {}).map(([name, entry]) => [name, own.kindOf(entry.type)]));
+    expect(scorerKinds).toEqual({ j: 'judge', s: 'code' });
   });
 });

@@ -6,10 +6,10 @@ import {
   notScorable,
   ScorerDefinitionError,
   ScorerRunError,
-  setJudgePortResolver,
   type JudgeCallArgs,
   type JudgeModelPort,
 } from '../../../src/scorers/core/index.js';
+import type { JudgePorts } from '../../../src/scorers/core/scorer.js';
 
 /** A scripted judge: answers from a queue, records every call. */
 function scriptedPort(answers: unknown[]): JudgeModelPort & { calls: Array<JudgeCallArgs & { schema?: unknown }> } {
@@ -205,23 +205,19 @@ describe('createScorer', () => {
     expect(e.result.judge).toMatchObject({ analyze: { executions: [{ status: 'failed', error: { message: 'judge timed out' } }] } });
   });
 
-  it('resolves non-port models through the installed resolver', async () => {
+  it('resolves non-port models through the judge resolver given to run', async () => {
     const port = scriptedPort([{ score: 0.3 }]);
-    setJudgePortResolver((m) => (m === 'gpt-test' ? port : undefined));
-    try {
-      const scorer = createScorer({ id: 'r', description: 'd', judge: { model: 'gpt-test', instructions: 'S' } }).generateScore({
-        description: 's',
-        createPrompt: () => 'p',
-      });
-      expect((await scorer.run({ output: 1 })).score).toBe(0.3);
-      await expect(
-        createScorer({ id: 'r2', description: 'd', judge: { model: 'other', instructions: 'S' } })
-          .generateScore({ description: 's', createPrompt: () => 'p' })
-          .run({ output: 1 }),
-      ).rejects.toThrow(/no judge can serve model other/);
-    } finally {
-      setJudgePortResolver(undefined);
-    }
+    const judges: JudgePorts = { resolve: (m) => (m === 'gpt-test' ? port : undefined) };
+    const scorer = createScorer({ id: 'r', description: 'd', judge: { model: 'gpt-test', instructions: 'S' } }).generateScore({
+      description: 's',
+      createPrompt: () => 'p',
+    });
+    expect((await scorer.run({ output: 1 }, { judges })).score).toBe(0.3);
+    await expect(
+      createScorer({ id: 'r2', description: 'd', judge: { model: 'other', instructions: 'S' } })
+        .generateScore({ description: 's', createPrompt: () => 'p' })
+        .run({ output: 1 }, { judges }),
+    ).rejects.toThrow(/no judge can serve model other/);
   });
 
   it('rejects malformed steps at build time', () => {

@@ -9,13 +9,13 @@ import { ConfigError, ErrorCodes } from '../../../src/errors.js';
 import { judgeScorerOptions, createJudgeScorer } from '../../../src/scorers/custom/judge-scorer.js';
 import { loadModuleScorer, ScorerModuleError, ScorerTimeoutError } from '../../../src/scorers/custom/module-scorer.js';
 import { errorType } from '../../../src/pipeline/evaluate.js';
-import { registerCustomScorerTypes } from '../../../src/scorers/custom/register.js';
 import { createJudgeClient, resolveJudgeSettings, type JudgeClient } from '../../../src/judge/index.js';
-import { buildScorer, buildScorers, registerScorerType, type ConfiguredScorer } from '../../../src/scorers/registry.js';
+import type { ConfiguredScorer } from '../../../src/scorers/descriptor.js';
+import { createScorerRegistry } from '../../../src/scorers/registry.js';
 import { byMarker, reply, startStubJudge, type StubJudge } from '../../../src/testing/stub-judge/index.js';
 import { agentRun } from '../llm/helpers.js';
 
-registerCustomScorerTypes(registerScorerType);
+const registry = createScorerRegistry();
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const CONFIG = join(FIXTURES, 'tracejudge.yaml');
@@ -35,11 +35,11 @@ beforeAll(async () => {
     ]),
   });
   const env = { ...process.env, TJ_TEST_STUB_URL: stub.baseURL };
-  config = loadConfig(CONFIG, env);
+  config = loadConfig(CONFIG, env, { scorers: registry });
   const settings = resolveJudgeSettings(config.judge, env);
   if (!settings.apiKey) throw new Error('no api key');
   client = createJudgeClient({ ...settings, apiKey: settings.apiKey });
-  const built = await buildScorers(config, { judgeModel: client.port(), configDir: dirname(CONFIG) });
+  const built = await registry.buildAll(config.scorers ?? {}, { judgeModel: client.port(), configDir: dirname(CONFIG) });
   scorers = new Map(built.map((s) => [s.name, s]));
 });
 afterAll(async () => {
@@ -150,7 +150,7 @@ describe('module errors name the config key and the file', () => {
   };
 
   it('missing module (path resolved against the config directory)', async () => {
-    await expectModuleError(buildScorer('mine', { type: 'custom', module: './nope.js' }, { configDir: dir }), 'scorers.mine.module', join(dir, 'nope.js'), /module not found: \.\/nope\.js/);
+    await expectModuleError(registry.build('mine', { type: 'custom', module: './nope.js' }, { configDir: dir }), 'scorers.mine.module', join(dir, 'nope.js'), /module not found: \.\/nope\.js/);
   });
 
   it('module that fails to load', async () => {
@@ -169,19 +169,19 @@ describe('module errors name the config key and the file', () => {
   });
 
   it('bad options are config errors with key paths', async () => {
-    const err = (await buildScorer('j', { type: 'judge', prompt: 'Rate {{answer}}', choices: { yes: 1 } }).catch((e: unknown) => e)) as ConfigError;
+    const err = (await registry.build('j', { type: 'judge', prompt: 'Rate {{answer}}', choices: { yes: 1 } }).catch((e: unknown) => e)) as ConfigError;
     expect(err).toBeInstanceOf(ConfigError);
     expect(err.issues.map((i) => i.path)).toEqual(expect.arrayContaining(['scorers.j.choices', 'scorers.j.prompt']));
     expect(err.issues.find((i) => i.path === 'scorers.j.prompt')?.message).toContain('{{answer}}');
-    const both = (await buildScorer('k', { type: 'judge', prompt: 'x', choices: { a: 1, b: 0 }, range: [0, 1] }).catch((e: unknown) => e)) as ConfigError;
+    const both = (await registry.build('k', { type: 'judge', prompt: 'x', choices: { a: 1, b: 0 }, range: [0, 1] }).catch((e: unknown) => e)) as ConfigError;
     expect(both.issues[0]).toEqual({ path: 'scorers.k.choices', message: 'give exactly one of choices or range' });
-    const typo = (await buildScorer('m', { type: 'custom', module: './x.js', exprt: 'y' }).catch((e: unknown) => e)) as ConfigError;
+    const typo = (await registry.build('m', { type: 'custom', module: './x.js', exprt: 'y' }).catch((e: unknown) => e)) as ConfigError;
     expect(typo.issues[0]?.path).toBe('scorers.m.exprt');
   });
 
   it('budget fallbacks must name a configured scorer', () => {
     writeFileSync(join(dir, 'budget.yaml'), 'scorers:\n  s: { type: content-similarity }\neconomics:\n  budgets: [{ perDay: { requests: 1 }, fallback: nope }]\n');
-    expect(() => loadConfig(join(dir, 'budget.yaml'), {})).toThrow(/economics\.budgets\[0\]\.fallback: "nope" is not a configured scorer/);
+    expect(() => loadConfig(join(dir, 'budget.yaml'), {}, { scorers: registry })).toThrow(/economics\.budgets\[0\]\.fallback: "nope" is not a configured scorer/);
   });
 
   it('createJudgeScorer works without the registry too', () => {
@@ -195,7 +195,7 @@ describe('custom scorer timeout', () => {
   const hanging = fileURLToPath(new URL('../../reliability/fixtures/hanging-scorer.ts', import.meta.url));
 
   it('an evaluation past timeoutMs is an error of type timeout naming the key; the scorer stays a scorer', async () => {
-    const built = await buildScorer('stuck', { type: 'custom', module: hanging, timeoutMs: 100 });
+    const built = await registry.build('stuck', { type: 'custom', module: hanging, timeoutMs: 100 });
     expect(built.scorer.id).toBe('hanging');
     expect(built.scorer.getSteps().map((s) => s.name)).toEqual(['generateScore']);
     const err = await built.scorer.run(run('anything')).catch((e: unknown) => e);
@@ -205,9 +205,9 @@ describe('custom scorer timeout', () => {
   });
 
   it('a scorer that finishes in time is unaffected, and timeoutMs is checked', async () => {
-    const ok = await buildScorer('brief', { type: 'custom', module: join(FIXTURES, 'word-count.ts'), timeoutMs: 5000 });
+    const ok = await registry.build('brief', { type: 'custom', module: join(FIXTURES, 'word-count.ts'), timeoutMs: 5000 });
     expect((await ok.scorer.run(run('It ships tomorrow.'))).score).toBe(1);
-    const bad = (await buildScorer('brief', { type: 'custom', module: join(FIXTURES, 'word-count.ts'), timeoutMs: -1 }).catch((e: unknown) => e)) as ConfigError;
+    const bad = (await registry.build('brief', { type: 'custom', module: join(FIXTURES, 'word-count.ts'), timeoutMs: -1 }).catch((e: unknown) => e)) as ConfigError;
     expect(bad).toBeInstanceOf(ConfigError);
     expect(bad.issues.map((i) => i.path)).toContain('scorers.brief.timeoutMs');
   });

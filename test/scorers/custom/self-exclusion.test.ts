@@ -5,7 +5,8 @@ import { extractAgentRunContexts } from '../../../src/extract/extract.js';
 import type { Span } from '../../../src/model/span.js';
 import { createJudgeClient, resolveJudgeSettings, type JudgeClient } from '../../../src/judge/index.js';
 import { judgeSection } from '../../../src/config/sections/judge.js';
-import { isSelfRun, isSelfSpan, markJudgeFetch, withoutSelfRuns } from '../../../src/pipeline/self-exclusion.js';
+import { markJudgeFetch } from '../../../src/judge/self-mark.js';
+import { isSelfRun, isSelfSpan, withoutSelfRuns } from '../../../src/pipeline/self-exclusion.js';
 import { reply, startStubJudge, type StubJudge } from '../../../src/testing/stub-judge/index.js';
 import { z } from 'zod';
 

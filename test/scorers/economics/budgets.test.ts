@@ -2,13 +2,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { economicsSection } from '../../../src/config/sections/economics.js';
 import type { JudgeModelPort } from '../../../src/judge/port.js';
 import { createScorer } from '../../../src/scorers/core/scorer.js';
-import { createJudgeEconomics, JudgeBudgets, runBudgeted } from '../../../src/judge/economics/index.js';
+import { createJudgeEconomics, JudgeBudgets, JudgeScopes, runBudgeted } from '../../../src/judge/economics/index.js';
 import type { JudgeClient } from '../../../src/judge/index.js';
 import { createHallucinationScorer } from '../../../src/scorers/llm/hallucination/index.js';
-import { createNoopMeter } from '@opentelemetry/api';
-import { useMeter } from '../../../src/telemetry/instruments.js';
 import { startStubJudge, type StubJudge } from '../../../src/testing/stub-judge/index.js';
-import { installTestMeter, type TestMeter } from '../../emit/meter.js';
+import { createTestTelemetry, type TestTelemetry } from '../../../src/testing/test-telemetry.js';
 import { agentRun, stubClient } from '../llm/helpers.js';
 import { claimsScript } from './stub-script.js';
 
@@ -65,13 +63,12 @@ describe('JudgeBudgets', () => {
 });
 
 describe('runBudgeted with fallbacks and counting (fake clock)', () => {
-  let meter: TestMeter;
+  let meter: TestTelemetry;
   beforeAll(() => {
-    meter = installTestMeter();
+    meter = createTestTelemetry();
   });
   afterAll(async () => {
     await meter.shutdown();
-    useMeter(createNoopMeter());
   });
 
   it('runs the judge until the token budget is spent, then the fallback code scorer, then again next hour', async () => {
@@ -82,7 +79,7 @@ describe('runBudgeted with fallbacks and counting (fake clock)', () => {
         prices: { 'judge-m': { inputPerMTokens: 1, outputPerMTokens: 2 } },
         budgets: [{ agent: 'support-agent', scorer: 'judged', perHour: { tokens: 250 }, fallback: 'length' }],
       }),
-      clock.now,
+      { now: clock.now, telemetry: meter.telemetry },
     );
     const port = spendingPort(100);
     const judged = createScorer({ id: 'judged', description: 'd', judge: { model: economics.wrap(port), instructions: 'grade' } }).generateScore({
@@ -116,7 +113,7 @@ describe('runBudgeted with fallbacks and counting (fake clock)', () => {
   });
 
   it('skip (or a fallback name without a scorer) emits nothing and is counted', async () => {
-    const economics = createJudgeEconomics(economicsSection.parse({ budgets: [{ perDay: { requests: 0 } }, { perDay: { requests: 0 }, fallback: 'missing' }] }), fakeClock().now);
+    const economics = createJudgeEconomics(economicsSection.parse({ budgets: [{ perDay: { requests: 0 } }, { perDay: { requests: 0 }, fallback: 'missing' }] }), { now: fakeClock().now, telemetry: meter.telemetry });
     let ran = 0;
     const before = await meter.sum('tracejudge.judge.budget.exhausted', { 'gen_ai.agent.name': 'skip-agent', fallback: 'skip' });
     const out = await runBudgeted({ economics, runId: 'r', agentName: 'skip-agent', scorerName: 's', evaluate: () => Promise.resolve(++ran) });
@@ -129,22 +126,22 @@ describe('runBudgeted with fallbacks and counting (fake clock)', () => {
 describe('accounting over the stub judge', () => {
   let stub: StubJudge;
   let client: JudgeClient;
-  let meter: TestMeter;
+  let meter: TestTelemetry;
+  const scopes = new JudgeScopes();
   beforeAll(async () => {
     stub = await startStubJudge({ script: claimsScript });
-    client = stubClient(stub);
-    meter = installTestMeter();
+    meter = createTestTelemetry();
+    client = stubClient(stub, { settings: meter.settings, scopes });
   });
   afterEach(() => stub.reset());
   afterAll(async () => {
     client.close();
     await stub.close();
     await meter.shutdown();
-    useMeter(createNoopMeter());
   });
 
   it('tokens, requests and cost per agent and scorer; cache hits counted as outcome=cached', async () => {
-    const economics = createJudgeEconomics(economicsSection.parse({ prices: { 'gpt-4o-mini': { inputPerMTokens: 0.15, outputPerMTokens: 0.6 } } }));
+    const economics = createJudgeEconomics(economicsSection.parse({ prices: { 'gpt-4o-mini': { inputPerMTokens: 0.15, outputPerMTokens: 0.6 } } }), { telemetry: meter.telemetry, scopes });
     const model = economics.wrap(client.port());
     const h = createHallucinationScorer({ model, options: { context: ['Paris is the capital of France.'] } });
     for (const runId of ['t1', 't2']) {

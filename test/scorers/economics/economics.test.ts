@@ -6,12 +6,14 @@ import {
   createJudgeEconomics,
   EconomicJudge,
   estimateCostUsd,
-  judgeKey,
-  shouldGenerateReason,
+  JudgeKeys,
+  JudgeScopes,
+  type JudgeKeyParts,
   TtlLru,
-  withJudgeScope,
 } from '../../../src/judge/economics/index.js';
 import type { JudgeClient } from '../../../src/judge/index.js';
+import { wantsReason } from '../../../src/scorers/descriptor.js';
+import { claimsSchema } from '../../../src/scorers/llm/claims.js';
 import { createFaithfulnessScorer } from '../../../src/scorers/llm/faithfulness/index.js';
 import { createHallucinationScorer } from '../../../src/scorers/llm/hallucination/index.js';
 import { startStubJudge, type StubJudge } from '../../../src/testing/stub-judge/index.js';
@@ -24,6 +26,9 @@ const ANSWERS = [
   'Lyon is the capital of France. The Seine flows through Paris. Paris has museums.',
   'Lyon is the capital of France.',
 ];
+
+/** Claim extraction is shared within a run (what the service configures). */
+const shareableSchemas = new Set([claimsSchema]);
 
 let stub: StubJudge;
 let client: JudgeClient;
@@ -44,13 +49,13 @@ function scorers(model: JudgeModelPort) {
   ] as const;
 }
 
-/** Scores and reasons of both scorers over every answer, each run in its own judge scope. */
-async function scoreAll(model: JudgeModelPort, runPrefix: string): Promise<string> {
+/** Scores and reasons of both scorers over every answer, each run in its own judge scope (of `scopes`). */
+async function scoreAll(model: JudgeModelPort, runPrefix: string, scopes: JudgeScopes = new JudgeScopes()): Promise<string> {
   const out: unknown[] = [];
   for (const [i, answer] of ANSWERS.entries()) {
     const runId = `${runPrefix}-${i}`;
     for (const s of scorers(model)) {
-      const r = await withJudgeScope({ runId, agentName: 'support-agent', scorerName: s.id }, () => s.run({ runId, ...agentRun('Capital?', answer) }));
+      const r = await scopes.run({ runId, agentName: 'support-agent', scorerName: s.id }, () => s.run({ runId, ...agentRun('Capital?', answer) }));
       out.push({ scorer: s.id, score: r.score, reason: r.reason, pre: r.preprocessStepResult, analyze: r.analyzeStepResult });
     }
   }
@@ -68,8 +73,8 @@ describe('judge economics over the stub judge (real HTTP)', () => {
     expect(naiveClaims).toBe(2 * ANSWERS.length);
 
     stub.reset();
-    const economics = createJudgeEconomics(economicsSection.parse({ cache: { enabled: false } }));
-    const shared = await scoreAll(economics.wrap(client.port()), 'shared');
+    const economics = createJudgeEconomics(economicsSection.parse({ cache: { enabled: false } }), { shareableSchemas });
+    const shared = await scoreAll(economics.wrap(client.port()), 'shared', economics.scopes);
     expect(claimCalls()).toBe(ANSWERS.length);
     expect(stub.requests.length).toBe(naiveTotal - ANSWERS.length);
     expect(shared).toBe(naive);
@@ -84,11 +89,11 @@ describe('judge economics over the stub judge (real HTTP)', () => {
     const baselineRequests = stub.requests.length;
 
     stub.reset();
-    const economics = createJudgeEconomics(economicsSection.parse({ sharedPreprocessing: false }));
+    const economics = createJudgeEconomics(economicsSection.parse({ sharedPreprocessing: false }), { shareableSchemas });
     const port = economics.wrap(client.port());
-    const first = await scoreAll(port, 'trace-1');
+    const first = await scoreAll(port, 'trace-1', economics.scopes);
     expect(stub.requests.length).toBe(baselineRequests);
-    const second = await scoreAll(port, 'trace-2');
+    const second = await scoreAll(port, 'trace-2', economics.scopes);
     expect(stub.requests.length).toBe(baselineRequests); // every call of the second pass was a cache hit
     expect(first).toBe(baseline);
     expect(second).toBe(baseline);
@@ -105,7 +110,7 @@ describe('judge economics over the stub judge (real HTTP)', () => {
       return claimsScript(req);
     });
     try {
-      const port = createJudgeEconomics().wrap(client.port());
+      const port = createJudgeEconomics(undefined, { shareableSchemas }).wrap(client.port());
       const [h] = scorers(port);
       await expect(h.run(agentRun('Capital?', ANSWERS[0] as string))).rejects.toThrow();
       const r = await h.run(agentRun('Capital?', ANSWERS[0] as string));
@@ -119,6 +124,8 @@ describe('judge economics over the stub judge (real HTTP)', () => {
 describe('economics units', () => {
   it('judge keys depend on model, instructions, prompt and schema', () => {
     const base = { modelId: 'm', instructions: 'i', prompt: 'p', schema: z.object({ a: z.number() }) };
+    const keys = new JudgeKeys();
+    const judgeKey = (parts: JudgeKeyParts): string => keys.key(parts);
     const k = judgeKey(base);
     expect(judgeKey({ ...base, schema: z.object({ a: z.number() }) })).toBe(k); // same JSON Schema
     expect(judgeKey({ ...base, modelId: 'n' })).not.toBe(k);
@@ -163,12 +170,12 @@ describe('economics units', () => {
   });
 
   it('reason policy: on-fail skips the reason when the label is pass', () => {
-    expect(shouldGenerateReason('on-fail', { score: 0.8, threshold: 0.5, direction: 'lower' })).toBe(true);
-    expect(shouldGenerateReason('on-fail', { score: 0.5, threshold: 0.5, direction: 'lower' })).toBe(false);
-    expect(shouldGenerateReason('on-fail', { score: 0.8, threshold: 0.5, direction: 'higher' })).toBe(false);
-    expect(shouldGenerateReason('on-fail', { score: 0.4, threshold: 0.5, direction: 'higher' })).toBe(true);
-    expect(shouldGenerateReason('always', { score: 1, threshold: 0.5, direction: 'higher' })).toBe(true);
-    expect(shouldGenerateReason('never', { score: 0, threshold: 0.5, direction: 'higher' })).toBe(false);
+    expect(wantsReason({ reason: 'on-fail', threshold: 0.5, direction: 'lower' }, 0.8)).toBe(true);
+    expect(wantsReason({ reason: 'on-fail', threshold: 0.5, direction: 'lower' }, 0.5)).toBe(false);
+    expect(wantsReason({ reason: 'on-fail', threshold: 0.5, direction: 'higher' }, 0.8)).toBe(false);
+    expect(wantsReason({ reason: 'on-fail', threshold: 0.5, direction: 'higher' }, 0.4)).toBe(true);
+    expect(wantsReason({ reason: 'always', threshold: 0.5, direction: 'higher' }, 1)).toBe(true);
+    expect(wantsReason({ reason: 'never', threshold: 0.5, direction: 'higher' }, 0)).toBe(false);
   });
 
   it('cost estimate from the price table', () => {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/load.js';
-import '../../../src/scorers/builtin.js';
 import { createClassifierScorer } from '../../../src/scorers/llm/classifier/index.js';
 import { createGoalScorer, GOAL_SCORE_WAITING } from '../../../src/scorers/llm/goal/index.js';
 import { ConfigError } from '../../../src/errors.js';
+import { createScorerRegistry } from '../../../src/scorers/registry.js';
 import { agentRun, scriptedPort } from './helpers.js';
 
 const run = agentRun('Refund order 42 please.', 'I have refunded order 42.');
 
-describe('goal scorer (SCORERS §4.17)', () => {
+describe('goal scorer (docs/scorers.md)', () => {
   it.each([
     ['done', 1],
     ['waiting', GOAL_SCORE_WAITING],
@@ -33,7 +33,7 @@ describe('goal scorer (SCORERS §4.17)', () => {
   });
 });
 
-describe('classifier scorer (SCORERS §4.18)', () => {
+describe('classifier scorer (docs/scorers.md)', () => {
   it('choice answers map through the scores table, with the reference reason text', async () => {
     const port = scriptedPort({ analyze: { choice: 'partly' } });
     const r = await createClassifierScorer({
@@ -58,10 +58,10 @@ describe('classifier scorer (SCORERS §4.18)', () => {
 
   it('is configurable as type classifier / goal, with option errors at their key path', () => {
     expect(() =>
-      parseConfig({ scorers: { resolved: { type: 'classifier', question: 'Resolved?', answer: { type: 'choice', scores: { yes: 1, no: 0 } } }, goal: { type: 'goal' } } }, 'c.yaml', {}),
+      parseConfig({ scorers: { resolved: { type: 'classifier', question: 'Resolved?', answer: { type: 'choice', scores: { yes: 1, no: 0 } } }, goal: { type: 'goal' } } }, 'c.yaml', {}, { scorers: createScorerRegistry() }),
     ).not.toThrow();
     try {
-      parseConfig({ scorers: { resolved: { type: 'classifier', question: 'Resolved?', answer: { type: 'score', levels: 1 } } } }, 'c.yaml', {});
+      parseConfig({ scorers: { resolved: { type: 'classifier', question: 'Resolved?', answer: { type: 'score', levels: 1 } } } }, 'c.yaml', {}, { scorers: createScorerRegistry() });
       expect.unreachable('a bad level count must be rejected');
     } catch (err) {
       expect(err).toBeInstanceOf(ConfigError);

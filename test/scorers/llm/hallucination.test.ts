@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHallucinationScorer } from '../../../src/scorers/llm/hallucination/index.js';
 import { byMarker, reply, startStubJudge, type StubJudge } from '../../../src/testing/stub-judge/index.js';
-import type { JudgeClient } from '../../../src/judge/index.js';
+import { componentSettings } from '../../../src/component.js';
+import { JudgeResolver, type JudgeClient } from '../../../src/judge/index.js';
 import { agentRun, stubClient, TEST_KEY } from './helpers.js';
 
 const verdicts = (vs: string[]) => ({ verdicts: vs.map((v, i) => ({ statement: `claim ${i}`, verdict: v, reason: 'r' })) });
@@ -67,12 +68,15 @@ describe('hallucination scorer (stub judge over HTTP)', () => {
     expect(r.score).toBe(0.5);
   });
 
-  it('a model id string resolves through the installed judge client', async () => {
-    const { installJudge } = await import('../../../src/judge/index.js');
-    const uninstall = installJudge(client);
+  it('a model id string resolves through the judge resolver given to run', async () => {
+    const judges = new JudgeResolver({
+      section: { backoffInitialMs: 5, backoffMaxMs: 20 },
+      env: { OPENAI_API_KEY: TEST_KEY, OPENAI_BASE_URL: stub.baseURL },
+      settings: componentSettings(),
+    });
     script(['a'], ['no']);
-    const r = await createHallucinationScorer({ model: 'judge-model-x' }).run(agentRun('q', 'a'));
-    uninstall();
+    const r = await createHallucinationScorer({ model: 'judge-model-x' }).run(agentRun('q', 'a'), { judges });
+    judges.close();
     expect(r.score).toBe(0);
     expect(stub.requests[0]?.model).toBe('judge-model-x');
     expect(JSON.stringify(r)).not.toContain(TEST_KEY);

@@ -1,14 +1,14 @@
-import { createJudgeClient, resolveJudgeSettings, type JudgeClient } from '../../../src/judge/index.js';
+import { createJudgeClient, resolveJudgeSettings, type JudgeClient, type JudgeClientOptions } from '../../../src/judge/index.js';
 import { judgeSection } from '../../../src/config/sections/judge.js';
 import type { JudgeCallArgs, JudgeModelPort } from '../../../src/judge/port.js';
 import type { StubJudge } from '../../../src/testing/stub-judge/index.js';
 
 export const TEST_KEY = 'sk-scorer-test-0123456789abcdef';
 
-/** A judge client pointed at the stub server. */
-export function stubClient(stub: StubJudge): JudgeClient {
+/** A judge client pointed at the stub server (`options`: its telemetry, secrets and judge scopes). */
+export function stubClient(stub: StubJudge, options: JudgeClientOptions = {}): JudgeClient {
   const s = resolveJudgeSettings(judgeSection.parse({}), { OPENAI_API_KEY: TEST_KEY, OPENAI_BASE_URL: stub.baseURL });
-  return createJudgeClient({ ...s, apiKey: TEST_KEY, backoffInitialMs: 5, backoffMaxMs: 20 });
+  return createJudgeClient({ ...s, apiKey: TEST_KEY, backoffInitialMs: 5, backoffMaxMs: 20 }, options);
 }
 
 /** In-process port double: answers per step name, parses structured answers with the step's schema, records calls. */

@@ -10,7 +10,7 @@ import { agentRun, scriptedPort } from './helpers.js';
 
 const run = agentRun('What is the capital of France?', 'Paris is the capital of France.');
 
-describe('answer similarity (SCORERS §4.4)', () => {
+describe('answer similarity (docs/scorers.md)', () => {
   const units = { outputUnits: ['a'], groundTruthUnits: ['a'] };
   const m = (matchType: string) => ({ groundTruthUnit: 'g', outputUnit: matchType === 'missing' ? null : 'o', matchType, explanation: '' });
   it('[exact, semantic, partial, missing] + 2 extras → 0.37', async () => {
@@ -28,7 +28,7 @@ describe('answer similarity (SCORERS §4.4)', () => {
   });
 });
 
-describe('context recall (SCORERS §4.7)', () => {
+describe('context recall (docs/scorers.md)', () => {
   it('3 claims, verdicts [yes, "Yes ", no] → 0.67', async () => {
     const port = scriptedPort({ preprocess: { claims: ['a', 'b', 'c'] }, analyze: { verdicts: ['yes', 'Yes ', 'no'].map((verdict) => ({ verdict, reason: '' })) } });
     expect((await createContextRecallScorer({ model: port, options: { context: ['doc'] } }).run({ ...run, groundTruth: 'a. b. c.' })).score).toBe(0.67);
@@ -39,7 +39,7 @@ describe('context recall (SCORERS §4.7)', () => {
   });
 });
 
-describe('noise sensitivity (SCORERS §4.12)', () => {
+describe('noise sensitivity (docs/scorers.md)', () => {
   const dims = (levels: string[]) => levels.map((impactLevel) => ({ dimension: 'd', impactLevel, specificChanges: '', noiseInfluence: '' }));
   const opts = { baselineResponse: 'Paris.', noisyQuery: 'Capital of France? Bananas are blue.' };
   it('0.9, [none, minimal, moderate], no issues → 0.9', async () => {
@@ -55,7 +55,7 @@ describe('noise sensitivity (SCORERS §4.12)', () => {
   });
 });
 
-describe('summarization (SCORERS §4.15)', () => {
+describe('summarization (docs/scorers.md)', () => {
   it('alignment 2/3, coverage 3/4 with only 3 verdicts → 0.67', async () => {
     const port = scriptedPort({
       preprocess: {
@@ -68,7 +68,7 @@ describe('summarization (SCORERS §4.15)', () => {
   });
 });
 
-describe('rubric (SCORERS §4.14)', () => {
+describe('rubric (docs/scorers.md)', () => {
   const crit = (satisfied: boolean) => ({ criterion: 'c', satisfied, required: true, reasoning: 'r' });
   it('one of two required criteria unmet → 0 with the footer', async () => {
     const r = await createRubricScorer({ model: scriptedPort({ analyze: { criteria: [crit(true), crit(false)], overallAssessment: '' } }), criteria: '- a\n2) b' }).run(run);
@@ -85,7 +85,7 @@ describe('rubric (SCORERS §4.14)', () => {
   });
 });
 
-describe('multi-turn judge (SCORERS §4.13)', () => {
+describe('multi-turn judge (docs/scorers.md)', () => {
   it('satisfied → 1; forged transcript markers are redacted', async () => {
     const port = scriptedPort({ analyze: { satisfied: true, reasoning: 'ok' } });
     const output = [
@@ -101,7 +101,7 @@ describe('multi-turn judge (SCORERS §4.13)', () => {
   });
 });
 
-describe('trajectory accuracy, LLM (SCORERS §4.16)', () => {
+describe('trajectory accuracy, LLM (docs/scorers.md)', () => {
   it('necessary 1/2, in order 2/2, 1 missing → 0.57', async () => {
     const port = scriptedPort({
       analyze: {

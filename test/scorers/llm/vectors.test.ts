@@ -10,7 +10,7 @@ import { agentRun, scriptedPort } from './helpers.js';
 
 const run = agentRun('What is the capital of France?', 'Paris is the capital of France.', { system: 'Answer briefly.' });
 
-describe('context precision (SCORERS §4.5)', () => {
+describe('context precision (docs/scorers.md)', () => {
   it('0:yes,1:no,2:yes delivered out of order → 0.83', async () => {
     const port = scriptedPort({
       analyze: { verdicts: [2, 0, 1].map((i) => ({ context_index: i, verdict: i === 1 ? 'no' : 'yes', reason: '' })) },
@@ -33,7 +33,7 @@ describe('context precision (SCORERS §4.5)', () => {
   });
 });
 
-describe('context relevance (SCORERS §4.6)', () => {
+describe('context relevance (docs/scorers.md)', () => {
   const ev = (level: string, used: boolean, i: number) => ({ context_index: i, contextPiece: 'p', relevanceLevel: level, wasUsed: used, reasoning: '' });
   it('[high used, medium unused, none unused] + 1 missing → 0.42', async () => {
     const port = scriptedPort({ analyze: { evaluations: [ev('high', true, 0), ev('medium', false, 1), ev('none', false, 2)], missingContext: ['x'], overallAssessment: '' } });
@@ -59,7 +59,7 @@ describe('context relevance (SCORERS §4.6)', () => {
   });
 });
 
-describe('toxicity (SCORERS §4.9)', () => {
+describe('toxicity (docs/scorers.md)', () => {
   const vs = (xs: string[]) => ({ verdicts: xs.map((verdict) => ({ verdict, reason: 'r' })) });
   it('[yes, no, no] → 0.33', async () => {
     expect((await createToxicityScorer({ model: scriptedPort({ analyze: vs(['yes', 'no', 'no']) }) }).run(run)).score).toBe(0.33);
@@ -69,7 +69,7 @@ describe('toxicity (SCORERS §4.9)', () => {
   });
 });
 
-describe('bias (SCORERS §4.8)', () => {
+describe('bias (docs/scorers.md)', () => {
   const rs = (xs: string[]) => ({ results: xs.map((result) => ({ result, reason: 'r' })) });
   it('[yes, no] → 0.5', async () => {
     expect((await createBiasScorer({ model: scriptedPort({ preprocess: { opinions: ['o1', 'o2'] }, analyze: rs(['yes', 'no']) }) }).run(run)).score).toBe(0.5);
@@ -82,7 +82,7 @@ describe('bias (SCORERS §4.8)', () => {
   });
 });
 
-describe('prompt alignment (SCORERS §4.10)', () => {
+describe('prompt alignment (docs/scorers.md)', () => {
   const analysis = {
     intentAlignment: { score: 1, primaryIntent: 'i', isAddressed: true, reasoning: '' },
     requirementsFulfillment: { requirements: [], overallScore: 0.5 },
@@ -108,7 +108,7 @@ describe('prompt alignment (SCORERS §4.10)', () => {
   });
 });
 
-describe('tool-call accuracy, LLM (SCORERS §4.11)', () => {
+describe('tool-call accuracy, LLM (docs/scorers.md)', () => {
   const toolRun = agentRun('Weather in Paris?', 'It is sunny.', {
     toolInvocations: [
       { toolCallId: '1', toolName: 'weather', args: {}, state: 'result', result: { sky: 'sunny' } },
@@ -136,7 +136,7 @@ describe('tool-call accuracy, LLM (SCORERS §4.11)', () => {
   });
 });
 
-describe('context position (SCORERS §8.1)', () => {
+describe('context position (docs/scorers.md)', () => {
   const cases: Array<[number[], number]> = [
     [[1, 1, 1], 1],
     [[1, 0, 1], 0.73],

@@ -10,6 +10,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import type { Component } from '../../../component.js';
 import type { ElementReply, ElementRequest } from './element-worker.js';
 
 interface Pending {
@@ -54,7 +55,14 @@ const WARM_TEXTS = [
 ];
 const WARM_ROUNDS = 8;
 
-export class ElementPool {
+/**
+ * The pool as a component: `start` loads `compromise` in every worker and warms it up (bounded by 10 s),
+ * so the service reports ready with warm workers; `shutdown` stops the workers. Used on its own, workers
+ * start on first use.
+ */
+export class ElementPool implements Component {
+  readonly name = 'completeness-workers';
+  #closing: Promise<void> | undefined;
   private readonly slots: Array<Slot | undefined>;
   private nextId = 1;
 
@@ -91,7 +99,7 @@ export class ElementPool {
   warm(): Promise<void> {
     const started: Array<Promise<string[]>> = [];
     for (let i = 0; i < this.slots.length; i++) {
-      const slot = this.slots[i] ?? this.start(i);
+      const slot = this.slots[i] ?? this.startWorker(i);
       for (let k = 0; k < WARM_ROUNDS; k++) for (const text of WARM_TEXTS) started.push(this.parseOn(slot, text));
     }
     return Promise.all(started).then(
@@ -105,6 +113,21 @@ export class ElementPool {
     let n = 0;
     for (const s of this.slots) n += s?.pending.size ?? 0;
     return n;
+  }
+
+  /** Warm up (see the class comment); resolves after `timeoutMs` at the latest. */
+  start(timeoutMs = 10_000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+      timer.unref();
+    });
+    return Promise.race([this.warm(), late]).finally(() => clearTimeout(timer));
+  }
+
+  shutdown(): Promise<void> {
+    this.#closing ??= this.close();
+    return this.#closing;
   }
 
   /** Stops every worker; parses in flight fail. */
@@ -131,7 +154,7 @@ export class ElementPool {
       if (s.pending.size === 0) return s;
       if (!best || s.pending.size < best.pending.size) best = s;
     }
-    return empty >= 0 ? this.start(empty) : (best as Slot);
+    return empty >= 0 ? this.startWorker(empty) : (best as Slot);
   }
 
   /** Grows the pool to `size` workers (started when needed). */
@@ -139,7 +162,7 @@ export class ElementPool {
     while (this.slots.length < size) this.slots.push(undefined);
   }
 
-  private start(index: number): Slot {
+  private startWorker(index: number): Slot {
     const worker = spawn(this.script);
     const slot: Slot = { worker, pending: new Map() };
     worker.unref();
@@ -165,29 +188,4 @@ export class ElementPool {
     for (const p of slot.pending.values()) p.reject(err);
     slot.pending.clear();
   }
-}
-
-let shared: ElementPool | undefined;
-let warming: Promise<void> = Promise.resolve();
-
-/** The process-wide pool, grown to at least `size` workers (completeness scorers share it). */
-export function sharedElementPool(size: number): ElementPool {
-  const before = shared?.size ?? 0;
-  shared ??= new ElementPool(size);
-  shared.grow(size);
-  if (shared.size > before) warming = shared.warm();
-  return shared;
-}
-
-/**
- * Resolves when the shared pool's workers have loaded `compromise` and warmed up (at once when there is
- * no pool), or after `timeoutMs`: the service awaits it before it reports ready.
- */
-export function elementPoolWarm(timeoutMs = 10_000): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, timeoutMs);
-    timer.unref();
-  });
-  return Promise.race([warming, timeout]).finally(() => clearTimeout(timer));
 }

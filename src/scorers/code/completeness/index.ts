@@ -1,11 +1,11 @@
 /**
- * Completeness (SCORERS §5.4): share of the input's elements (nouns, infinitive verbs, topics, terms,
- * via `compromise`) covered by the output's elements, with the reference's fuzzy coverage rule. Not rounded.
+ * Completeness: share of the input's elements (nouns, infinitive verbs, topics, terms, via `compromise`)
+ * covered by the output's elements, with Mastra's fuzzy coverage rule. Not rounded. See docs/scorers.md.
  */
 import { createScorer } from '../../core/scorer.js';
 import { inputMessagesOf, joinMessageTexts } from '../../utils/run-messages.js';
 import { ElementCache } from './element-cache.js';
-import { sharedElementPool } from './element-pool.js';
+import { ElementPool } from './element-pool.js';
 import { parseElements, stripMarks } from './elements.js';
 
 /**
@@ -16,15 +16,9 @@ import { parseElements, stripMarks } from './elements.js';
  * extractElements('The weather is sunny today'); // ['the', 'weather', 'be', 'sunny', 'today']
  * ```
  */
-export function extractElements(text: string): string[] {
-  return elementCache.get(text, parseElements);
+export function extractElements(text: string, cache?: ElementCache): string[] {
+  return cache ? cache.get(text, parseElements) : parseElements(text);
 }
-
-/**
- * Parsed elements per text, shared by every completeness scorer of the process (the elements of a text
- * do not depend on the scorer). Exported for benches and tests: `elementCache.clear()`, hit counts.
- */
-export const elementCache = new ElementCache();
 
 /** The reference's fuzzy match, on texts already through `stripMarks`. */
 function coversStripped(e: string, s: string): boolean {
@@ -60,6 +54,10 @@ export interface CompletenessOptions {
    * 0 (the default here) parses on the calling thread; the config's `workers: auto` is one per core (at most 4).
    */
   workers?: number;
+  /** Parse on this pool instead (the service's, shared by its completeness scorers); `workers` is then ignored. */
+  pool?: ElementPool;
+  /** Parsed elements per text (default: a cache of this scorer's own; the elements of a text do not depend on the scorer). */
+  cache?: ElementCache;
 }
 
 /**
@@ -73,8 +71,9 @@ export interface CompletenessOptions {
  */
 export function createCompletenessScorer(options: CompletenessOptions = {}) {
   const workers = options.workers ?? 0;
-  const pool = workers > 0 ? sharedElementPool(workers) : undefined;
-  const elementsOf = (text: string): string[] | Promise<string[]> => (pool ? elementCache.getAsync(text, (t) => pool.parse(t)) : extractElements(text));
+  const pool = options.pool ?? (workers > 0 ? new ElementPool(workers) : undefined);
+  const cache = options.cache ?? new ElementCache();
+  const elementsOf = (text: string): string[] | Promise<string[]> => (pool ? cache.getAsync(text, (t) => pool.parse(t)) : cache.get(text, parseElements));
   return createScorer({
     id: 'completeness-scorer',
     name: 'Completeness Scorer',

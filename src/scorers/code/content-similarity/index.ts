@@ -1,5 +1,5 @@
 /**
- * Content similarity (SCORERS §5.1): Sørensen–Dice over character bigrams (`string-similarity` 4.0.4)
+ * Content similarity (docs/scorers.md): Sørensen–Dice over character bigrams (`string-similarity` 4.0.4)
  * between the joined input texts and the joined output texts. Not rounded.
  */
 import stringSimilarity from 'string-similarity';

@@ -35,7 +35,7 @@ const NUMBER = /\d[\d,]*(?:\.\d+)?/g;
  * numbersIn('paid $1,250.50 on 3 May'); // ['1250.50', '3']
  * ```
  */
-export function numbersIn(text: string): string[] {
+function numbersIn(text: string): string[] {
   return (text.match(NUMBER) ?? []).map((n) => n.replace(/,/g, '').replace(/\.$/, ''));
 }
 
@@ -47,7 +47,7 @@ export function numbersIn(text: string): string[] {
  * entitiesIn('Alice flew to Paris.'); // ['alice', 'paris']
  * ```
  */
-export function entitiesIn(text: string): string[] {
+function entitiesIn(text: string): string[] {
   const topics = nlp(text).topics().out('array') as string[];
   const out = new Set<string>();
   for (const t of topics) {

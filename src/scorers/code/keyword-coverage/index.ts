@@ -1,5 +1,5 @@
 /**
- * Keyword coverage (SCORERS §5.3): share of the input's keywords (`keyword-extractor` 0.0.28, English
+ * Keyword coverage (docs/scorers.md): share of the input's keywords (`keyword-extractor` 0.0.28, English
  * stopwords, digits removed, lowercased, deduplicated) that also appear in the output. Not rounded.
  */
 import keywordExtractorModule from 'keyword-extractor';

@@ -1,5 +1,5 @@
 /**
- * Textual difference (SCORERS §5.2, current reference): score = character LCS ratio
+ * Textual difference (docs/scorers.md): score = character LCS ratio
  * `2·LCS(a, b) / (|a| + |b|)` over the raw joined input and output texts, with word-level `changes`,
  * `lengthDiff` and `confidence` as informational preprocess results.
  */
@@ -52,14 +52,14 @@ function words(s: string): string[] {
 }
 
 /**
- * Word-level change count (informational; see SCORERS §5.2).
+ * Word-level change count (informational; see docs/scorers.md).
  *
  * @example
  * ```ts
  * wordChanges('The quick brown fox', 'The very quick brown fox'); // 1
  * ```
  */
-export function wordChanges(a: string, b: string): number {
+function wordChanges(a: string, b: string): number {
   const na = a.replace(/\s+/g, ' ').trim();
   const nb = b.replace(/\s+/g, ' ').trim();
   if (na === nb) {

@@ -1,5 +1,5 @@
 /**
- * Tone consistency (SCORERS §5.5) with `sentiment` 5.0.2 comparative scores. With `referenceTone`:
+ * Tone consistency with `sentiment` 5.0.2 comparative scores (docs/scorers.md). With `referenceTone`:
  * `max(0, 1 − |cmp(output) − cmp(reference)|)`; without: `max(0, 1 − variance)` of per-sentence scores.
  * The run input is ignored.
  */
@@ -7,11 +7,6 @@ import Sentiment from 'sentiment';
 import { createScorer } from '../../core/scorer.js';
 import { joinMessageTexts } from '../../utils/run-messages.js';
 
-const analyser = new Sentiment();
-
-function comparative(text: string): number {
-  return analyser.analyze(text).comparative;
-}
 
 export interface ToneScorerOptions {
   /** A text whose tone the output should match. */
@@ -30,6 +25,8 @@ export interface ToneScorerOptions {
  */
 export function createToneScorer(options: ToneScorerOptions = {}) {
   const { referenceTone } = options;
+  const analyser = new Sentiment();
+  const comparative = (text: string): number => analyser.analyze(text).comparative;
   return createScorer({
     id: 'tone-scorer',
     name: 'Tone Scorer',

@@ -1,5 +1,5 @@
 /**
- * Tool-call accuracy, code version (SCORERS §5.6): did the run call the expected tool, or the expected
+ * Tool-call accuracy, code version (docs/scorers.md): did the run call the expected tool, or the expected
  * tools in order. Score 0 or 1.
  */
 import { createScorer } from '../../core/scorer.js';

@@ -1,5 +1,5 @@
 /**
- * Trajectory accuracy, code version (SCORERS §6.1): compares the run's trajectory with expected steps
+ * Trajectory accuracy, code version (docs/scorers.md): compares the run's trajectory with expected steps
  * (from options, else the run's `expectedTrajectory`). Score = `compareTrajectories(...).score`.
  */
 import { createScorer } from '../../core/scorer.js';
@@ -28,7 +28,7 @@ function toExpectedStep(step: TrajectoryStep): ExpectedStep {
  * toExpectedSteps({ steps: [{ name: 'search', stepType: 'tool_call', durationMs: 5 }] }); // [{ name: 'search', stepType: 'tool_call' }]
  * ```
  */
-export function toExpectedSteps(expected: ExpectedStep[] | Trajectory): ExpectedStep[] {
+function toExpectedSteps(expected: ExpectedStep[] | Trajectory): ExpectedStep[] {
   return Array.isArray(expected) ? expected : expected.steps.map(toExpectedStep);
 }
 

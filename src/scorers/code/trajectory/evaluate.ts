@@ -1,5 +1,5 @@
 /**
- * One level of the unified trajectory evaluation (SCORERS §6.2): accuracy, efficiency, tool failures and
+ * One level of the unified trajectory evaluation (docs/scorers.md): accuracy, efficiency, tool failures and
  * blacklist over a step list, recursing into expected steps that carry `children` expectations.
  */
 import { analyzeToolFailures, type ToolFailureResult } from '../../utils/tool-failures.js';

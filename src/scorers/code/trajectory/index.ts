@@ -1,5 +1,5 @@
 /**
- * The unified trajectory scorer (SCORERS §6.2): a weighted mean of accuracy, efficiency, tool failures
+ * The unified trajectory scorer (docs/scorers.md): a weighted mean of accuracy, efficiency, tool failures
  * and blacklist, 0 on any blacklist violation, with nested expectations for sub-agents.
  */
 import { createScorer } from '../../core/scorer.js';

@@ -1,4 +1,4 @@
-/** The unified trajectory scorer's reason text (SCORERS §6.2). */
+/** The unified trajectory scorer's reason text (docs/scorers.md). */
 import type { LevelResult } from './evaluate.js';
 
 function list(names: readonly string[]): string {

@@ -1,4 +1,4 @@
-/** Answer relevancy scorer (SCORERS §4.3): how much of the answer addresses the question. */
+/** Answer relevancy scorer (docs/scorers.md): how much of the answer addresses the question. */
 import { z } from 'zod';
 import { createScorer } from '../../core/scorer.js';
 import { inputTextOf, judgeConfig, outputTextOf, round2, type JudgeModel } from '../shared.js';
@@ -13,11 +13,11 @@ export interface AnswerRelevancyOptions {
 /** Used when `options` is omitted entirely (as in the reference). */
 export const DEFAULT_OPTIONS: Required<AnswerRelevancyOptions> = { uncertaintyWeight: 0.3, scale: 1 };
 
-export const statementsSchema = z.object({ statements: z.array(z.string()) });
-export const relevancyResultsSchema = z.object({ results: z.array(z.object({ result: z.string(), reason: z.string() })) });
+const statementsSchema = z.object({ statements: z.array(z.string()) });
+const relevancyResultsSchema = z.object({ results: z.array(z.object({ result: z.string(), reason: z.string() })) });
 
 /** 0 without results; else round2(Σ(yes 1, unsure w) / n × scale) over trimmed lower-cased results. */
-export function answerRelevancyScore(results: ReadonlyArray<{ result: string }> | undefined, uncertaintyWeight: number, scale: number): number {
+function answerRelevancyScore(results: ReadonlyArray<{ result: string }> | undefined, uncertaintyWeight: number, scale: number): number {
   if (!results || results.length === 0) return 0;
   let sum = 0;
   for (const r of results) {

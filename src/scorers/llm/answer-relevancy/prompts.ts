@@ -1,4 +1,4 @@
-/** Prompts of the answer relevancy scorer (SCORERS §4.3). */
+/** Prompts of the answer relevancy scorer (docs/scorers.md). */
 import { fence, fenceList } from '../fence.js';
 import { REASON_FORMAT } from '../shared.js';
 

@@ -1,4 +1,4 @@
-/** Answer similarity scorer (SCORERS §4.4): semantic-unit match of the answer against ground truth. */
+/** Answer similarity scorer (docs/scorers.md): semantic-unit match of the answer against ground truth. */
 import { z } from 'zod';
 import { createScorer } from '../../core/scorer.js';
 import { clamp01, judgeConfig, outputTextOf, round2, type JudgeModel } from '../shared.js';
@@ -24,8 +24,8 @@ export const ANSWER_SIMILARITY_DEFAULT_OPTIONS: Required<AnswerSimilarityOptions
   scale: 1,
 };
 
-export const unitsSchema = z.object({ outputUnits: z.array(z.string()), groundTruthUnits: z.array(z.string()) });
-export const similarityAnalysisSchema = z.object({
+const unitsSchema = z.object({ outputUnits: z.array(z.string()), groundTruthUnits: z.array(z.string()) });
+const similarityAnalysisSchema = z.object({
   matches: z.array(
     z.object({ groundTruthUnit: z.string(), outputUnit: z.string().nullable(), matchType: z.enum(['exact', 'semantic', 'partial', 'missing']), explanation: z.string() }),
   ),
@@ -36,8 +36,8 @@ type Analysis = z.output<typeof similarityAnalysisSchema>;
 
 const groundTruthText = (g: unknown): string => (typeof g === 'string' ? g : JSON.stringify(g));
 
-/** The score of SCORERS §4.4. */
-export function answerSimilarityScore(a: Analysis | undefined, o: Required<AnswerSimilarityOptions>): number {
+/** The score, as docs/scorers.md gives it. */
+function answerSimilarityScore(a: Analysis | undefined, o: Required<AnswerSimilarityOptions>): number {
   if (!a || a.matches.length === 0) return 0;
   const n = a.matches.length;
   let raw = 0;

@@ -1,4 +1,4 @@
-/** Prompts of the answer similarity scorer (SCORERS §4.4). */
+/** Prompts of the answer similarity scorer (docs/scorers.md). */
 import { fence } from '../fence.js';
 
 export const ANSWER_SIMILARITY_INSTRUCTIONS = `You compare an AI answer with a ground-truth answer, unit of meaning by unit of meaning: facts, claims, concepts, relationships and quantities.

@@ -1,14 +1,14 @@
-/** Bias scorer (SCORERS §4.8): share of biased opinions. Lower is better. */
+/** Bias scorer (docs/scorers.md): share of biased opinions. Lower is better. */
 import { z } from 'zod';
 import { createScorer } from '../../core/scorer.js';
 import { judgeConfig, outputTextOf, round2, scaleOf, type JudgeModel } from '../shared.js';
 import { analyzePrompt, BIAS_INSTRUCTIONS, opinionsPrompt, reasonPrompt } from './prompts.js';
 
-export const opinionsSchema = z.object({ opinions: z.array(z.string()) });
-export const biasResultsSchema = z.object({ results: z.array(z.object({ result: z.string(), reason: z.string() })) });
+const opinionsSchema = z.object({ opinions: z.array(z.string()) });
+const biasResultsSchema = z.object({ results: z.array(z.object({ result: z.string(), reason: z.string() })) });
 
 /** No results → 0; else round2(count(result.toLowerCase() === 'yes') / n × scale) (no trim, as in the reference). */
-export function biasScore(results: ReadonlyArray<{ result: string }> | undefined, scale: number): number {
+function biasScore(results: ReadonlyArray<{ result: string }> | undefined, scale: number): number {
   if (!results || results.length === 0) return 0;
   return round2((results.filter((r) => r.result.toLowerCase() === 'yes').length / results.length) * scale);
 }

@@ -1,4 +1,4 @@
-/** Prompts of the bias scorer (SCORERS §4.8). Result "yes" means biased. */
+/** Prompts of the bias scorer (docs/scorers.md). Result "yes" means biased. */
 import { fence, fenceList } from '../fence.js';
 import { REASON_FORMAT } from '../shared.js';
 

@@ -1,5 +1,5 @@
 /**
- * Classifier scorer (SCORERS §4.18): one question about the run, answered by the judge in one of three
+ * Classifier scorer (docs/scorers.md): one question about the run, answered by the judge in one of three
  * forms, mapped to a score in [0, 1]:
  * - `choice`: one of the keys of `scores`, an exhaustive table of choice → score;
  * - `score`: an integer level 0 … levels−1, scored `level / (levels − 1)`;

@@ -1,4 +1,4 @@
-/** Prompts of the classifier scorer (SCORERS §4.18), in our own words. */
+/** Prompts of the classifier scorer (docs/scorers.md), in our own words. */
 import { fence } from '../fence.js';
 
 export const CLASSIFIER_INSTRUCTIONS =

@@ -1,5 +1,5 @@
 /**
- * Context position scorer (SCORERS §8.1): the reference's legacy `ContextPositionMetric` in the scorer
+ * Context position scorer (docs/scorers.md): the reference's legacy `ContextPositionMetric` in the scorer
  * shape — relevant context pieces weighted by `1/(i+1)`.
  */
 import { z } from 'zod';
@@ -12,7 +12,7 @@ export interface ContextPositionOptions extends ContextSourceOptions {
   scale?: number;
 }
 
-export const contextPositionSchema = z.object({ verdicts: z.array(z.object({ verdict: z.string(), reason: z.string() })) });
+const contextPositionSchema = z.object({ verdicts: z.array(z.object({ verdict: z.string(), reason: z.string() })) });
 
 /** Σ b_i/(i+1) ÷ Σ 1/(i+1) over all verdicts, rounded ×scale; 0 without verdicts or without a relevant piece. */
 export function contextPositionScore(verdicts: ReadonlyArray<{ verdict: string }>, scale: number): number {

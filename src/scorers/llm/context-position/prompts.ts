@@ -1,4 +1,4 @@
-/** Prompts of the context position scorer (SCORERS §8.1, the reference's legacy metric). */
+/** Prompts of the context position scorer (docs/scorers.md). */
 import { fence, fenceList } from '../fence.js';
 import { REASON_FORMAT } from '../shared.js';
 

@@ -1,4 +1,4 @@
-/** Context precision scorer (SCORERS §4.5): mean average precision of the useful context pieces. */
+/** Context precision scorer (docs/scorers.md): mean average precision of the useful context pieces. */
 import { z } from 'zod';
 import { createScorer } from '../../core/scorer.js';
 import { checkContextOptions, resolveContext, type ContextSourceOptions } from '../context-source.js';
@@ -9,12 +9,12 @@ export interface ContextPrecisionOptions extends ContextSourceOptions {
   scale?: number;
 }
 
-export const contextPrecisionSchema = z.object({
+const contextPrecisionSchema = z.object({
   verdicts: z.array(z.object({ context_index: z.number(), verdict: z.string(), reason: z.string() })),
 });
 
 /** MAP over verdicts sorted by `context_index`; positions are indices in the sorted list. */
-export function contextPrecisionScore(verdicts: ReadonlyArray<{ context_index: number; verdict: string }>, scale: number): number {
+function contextPrecisionScore(verdicts: ReadonlyArray<{ context_index: number; verdict: string }>, scale: number): number {
   if (verdicts.length === 0) return 0;
   const sorted = [...verdicts].sort((a, b) => a.context_index - b.context_index);
   let rel = 0;

@@ -1,4 +1,4 @@
-/** Prompts of the context precision scorer (SCORERS §4.5). */
+/** Prompts of the context precision scorer (docs/scorers.md). */
 import { fence, fenceList } from '../fence.js';
 import { REASON_FORMAT } from '../shared.js';
 

@@ -1,4 +1,4 @@
-/** Context recall scorer (SCORERS §4.7): share of the ground truth's claims attributable to the context. */
+/** Context recall scorer (docs/scorers.md): share of the ground truth's claims attributable to the context. */
 import { z } from 'zod';
 import { createScorer } from '../../core/scorer.js';
 import { claimsSchema } from '../claims.js';
@@ -10,12 +10,12 @@ export interface ContextRecallOptions extends ContextSourceOptions {
   scale?: number;
 }
 
-export const recallVerdictsSchema = z.object({ verdicts: z.array(z.object({ verdict: z.string(), reason: z.string() })) });
+const recallVerdictsSchema = z.object({ verdicts: z.array(z.object({ verdict: z.string(), reason: z.string() })) });
 
 const truthText = (g: unknown): string => (g === undefined || g === null ? '' : typeof g === 'string' ? g : JSON.stringify(g));
 
 /** round2(min(1, attributed / claims) × scale); 0 without ground truth or claims. */
-export function contextRecallScore(hasGroundTruth: boolean, claimCount: number, verdicts: ReadonlyArray<{ verdict: string }>, scale: number): number {
+function contextRecallScore(hasGroundTruth: boolean, claimCount: number, verdicts: ReadonlyArray<{ verdict: string }>, scale: number): number {
   if (!hasGroundTruth || claimCount === 0) return 0;
   const attributed = verdicts.filter((v) => v.verdict.toLowerCase().trim() === 'yes').length;
   return round2(Math.min(1, attributed / claimCount) * scale);

@@ -1,4 +1,4 @@
-/** Prompts of the context recall scorer (SCORERS §4.7). */
+/** Prompts of the context recall scorer (docs/scorers.md). */
 import { fence, fenceList } from '../fence.js';
 import { REASON_FORMAT } from '../shared.js';
 

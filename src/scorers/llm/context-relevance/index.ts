@@ -1,4 +1,4 @@
-/** Context relevance scorer, LLM (SCORERS §4.6): weighted relevance of context pieces with usage and missing-context penalties. */
+/** Context relevance scorer, LLM (docs/scorers.md): weighted relevance of context pieces with usage and missing-context penalties. */
 import { z } from 'zod';
 import { createScorer } from '../../core/scorer.js';
 import { checkContextOptions, resolveContext, type ContextSourceOptions } from '../context-source.js';
@@ -16,7 +16,7 @@ export interface ContextRelevanceOptions extends ContextSourceOptions {
   penalties?: ContextRelevancePenalties;
 }
 
-export const contextRelevanceSchema = z.object({
+const contextRelevanceSchema = z.object({
   evaluations: z.array(
     z.object({
       context_index: z.number(),
@@ -33,8 +33,8 @@ export const contextRelevanceSchema = z.object({
 type Analysis = z.output<typeof contextRelevanceSchema>;
 const WEIGHTS = { high: 1, medium: 0.7, low: 0.3, none: 0 } as const;
 
-/** The score of SCORERS §4.6 given the resolved context size and the analysis. */
-export function contextRelevanceScore(contextSize: number, a: Pick<Analysis, 'evaluations' | 'missingContext'>, scale: number, penalties: ContextRelevancePenalties = {}): number {
+/** The score (docs/scorers.md) given the resolved context size and the analysis. */
+function contextRelevanceScore(contextSize: number, a: Pick<Analysis, 'evaluations' | 'missingContext'>, scale: number, penalties: ContextRelevancePenalties = {}): number {
   if (contextSize === 0) return 1.0 * scale;
   if (a.evaluations.length === 0) return a.missingContext.length > 0 ? 0 : 1;
   const unusedRate = penalties.unusedHighRelevanceContext ?? 0.1;

@@ -1,4 +1,4 @@
-/** Prompts of the LLM context relevance scorer (SCORERS §4.6). */
+/** Prompts of the LLM context relevance scorer (docs/scorers.md). */
 import { fence, fenceList } from '../fence.js';
 import { REASON_FORMAT } from '../shared.js';
 
@@ -6,7 +6,7 @@ export const CONTEXT_RELEVANCE_INSTRUCTIONS = `You rate how relevant each provid
 Relevance levels: high = essential to answer the question; medium = supporting or background information; low = tangential; none = unrelated.
 Also list information that was needed to answer but missing from the context.`;
 
-export const NO_CONTEXT_PLACEHOLDER = '[No context was provided for evaluation]';
+const NO_CONTEXT_PLACEHOLDER = '[No context was provided for evaluation]';
 
 export function analyzePrompt(input: string, output: string, context: readonly string[]): string {
   const pieces = context.length > 0 ? context : [NO_CONTEXT_PLACEHOLDER];

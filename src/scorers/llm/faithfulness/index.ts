@@ -1,4 +1,4 @@
-/** Faithfulness scorer (SCORERS §4.2): share of the answer's claims the context supports. */
+/** Faithfulness scorer (docs/scorers.md): share of the answer's claims the context supports. */
 import { z } from 'zod';
 import { createScorer } from '../../core/scorer.js';
 import type { PreparedRun } from '../../core/types.js';
@@ -15,10 +15,10 @@ export interface FaithfulnessOptions {
   getContext?: (params: { run: PreparedRun }) => string[] | Promise<string[]>;
 }
 
-export const faithfulnessVerdictsSchema = z.object({ verdicts: z.array(z.object({ verdict: z.string(), reason: z.string() })) });
+const faithfulnessVerdictsSchema = z.object({ verdicts: z.array(z.object({ verdict: z.string(), reason: z.string() })) });
 
 /** 0 without verdicts, else round2(yes / n × scale), exact `=== 'yes'`. */
-export function faithfulnessScore(verdicts: ReadonlyArray<{ verdict: string }>, scale: number): number {
+function faithfulnessScore(verdicts: ReadonlyArray<{ verdict: string }>, scale: number): number {
   if (verdicts.length === 0) return 0;
   return round2((verdicts.filter((v) => v.verdict === 'yes').length / verdicts.length) * scale);
 }

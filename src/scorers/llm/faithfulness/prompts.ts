@@ -1,4 +1,4 @@
-/** Prompts of the faithfulness scorer (SCORERS §4.2). Verdict "yes" means the claim is supported. */
+/** Prompts of the faithfulness scorer (docs/scorers.md). Verdict "yes" means the claim is supported. */
 import { fence, fenceList } from '../fence.js';
 import { REASON_FORMAT } from '../shared.js';
 

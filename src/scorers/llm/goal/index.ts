@@ -1,5 +1,5 @@
 /**
- * Goal scorer (SCORERS §4.17): has the agent reached its goal? The judge decides `done` | `continue` |
+ * Goal scorer (docs/scorers.md): has the agent reached its goal? The judge decides `done` | `continue` |
  * `waiting`; done → 1, waiting → 0.5, continue → 0; the reason is the judge's own.
  */
 import { z } from 'zod';
@@ -13,7 +13,7 @@ export const GOAL_SCORE_WAITING = 0.5;
 /** Longest user message shown to the judge. */
 const MAX_USER_CHARS = 4000;
 
-export const goalAnalysisSchema = z.object({ decision: z.enum(['done', 'continue', 'waiting']), reason: z.string() });
+const goalAnalysisSchema = z.object({ decision: z.enum(['done', 'continue', 'waiting']), reason: z.string() });
 
 export interface GoalOptions {
   /** The goal; default: the run's first user message (the task the agent was given). */

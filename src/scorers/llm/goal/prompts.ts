@@ -1,4 +1,4 @@
-/** Prompts of the goal scorer (SCORERS §4.17), in our own words. */
+/** Prompts of the goal scorer (docs/scorers.md), in our own words. */
 import { fence } from '../fence.js';
 
 export const GOAL_INSTRUCTIONS =

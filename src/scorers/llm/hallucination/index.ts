@@ -1,4 +1,4 @@
-/** Hallucination scorer (SCORERS §4.1): share of the answer's claims that the context contradicts or does not support. */
+/** Hallucination scorer (docs/scorers.md): share of the answer's claims that the context contradicts or does not support. */
 import { z } from 'zod';
 import { createScorer } from '../../core/scorer.js';
 import type { PreparedRun, StepResults } from '../../core/types.js';
@@ -23,12 +23,12 @@ export interface HallucinationOptions {
   getContext?: (params: HallucinationContextParams) => string[] | Promise<string[]>;
 }
 
-export const hallucinationVerdictsSchema = z.object({
+const hallucinationVerdictsSchema = z.object({
   verdicts: z.array(z.object({ statement: z.string(), verdict: z.string(), reason: z.string() })),
 });
 
 /** Score from verdicts: 0 without verdicts, else round2(yes / n × scale), exact `=== 'yes'`. */
-export function hallucinationScore(verdicts: ReadonlyArray<{ verdict: string }>, scale: number): number {
+function hallucinationScore(verdicts: ReadonlyArray<{ verdict: string }>, scale: number): number {
   if (verdicts.length === 0) return 0;
   const yes = verdicts.filter((v) => v.verdict === 'yes').length;
   return round2((yes / verdicts.length) * scale);

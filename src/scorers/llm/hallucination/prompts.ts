@@ -1,4 +1,4 @@
-/** Prompts of the hallucination scorer (SCORERS §4.1). Verdict "yes" means the claim is hallucinated. */
+/** Prompts of the hallucination scorer (docs/scorers.md). Verdict "yes" means the claim is hallucinated. */
 import { fence, fenceList } from '../fence.js';
 import { REASON_FORMAT } from '../shared.js';
 

@@ -1,11 +1,11 @@
-/** Multi-turn judge (SCORERS §4.13): does the whole conversation satisfy one criterion. */
+/** Multi-turn judge (docs/scorers.md): does the whole conversation satisfy one criterion. */
 import { z } from 'zod';
 import { createScorer } from '../../core/scorer.js';
 import { getAssistantMessages } from '../run-text.js';
 import { judgeConfig, type JudgeModel } from '../shared.js';
 import { analyzePrompt, MULTI_TURN_INSTRUCTIONS } from './prompts.js';
 
-export const multiTurnSchema = z.object({ satisfied: z.boolean(), reasoning: z.string() });
+const multiTurnSchema = z.object({ satisfied: z.boolean(), reasoning: z.string() });
 
 function turnsOf(output: unknown): string[] {
   if (typeof output === 'string') return output.trim() === '' ? [] : [output.trim()];

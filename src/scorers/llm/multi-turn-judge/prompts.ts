@@ -1,4 +1,4 @@
-/** Prompts of the multi-turn judge (SCORERS §4.13). */
+/** Prompts of the multi-turn judge (docs/scorers.md). */
 import { neutralizeMarkers } from '../fence.js';
 
 export const MULTI_TURN_INSTRUCTIONS = `You grade a whole conversation against one criterion. Be strict: when in doubt, the criterion is not satisfied.

@@ -1,4 +1,4 @@
-/** Noise sensitivity scorer, LLM (SCORERS §4.12): robustness of the answer to a noisy variant of the query. */
+/** Noise sensitivity scorer, LLM (docs/scorers.md): robustness of the answer to a noisy variant of the query. */
 import { z } from 'zod';
 import { createScorer } from '../../core/scorer.js';
 import { clamp01, inputTextOf, judgeConfig, outputTextOf, round2, type JudgeModel } from '../shared.js';
@@ -17,7 +17,7 @@ export interface NoiseSensitivityOptions {
   };
 }
 
-export const noiseAnalysisSchema = z.object({
+const noiseAnalysisSchema = z.object({
   dimensions: z.array(
     z.object({ dimension: z.string(), impactLevel: z.enum(['none', 'minimal', 'moderate', 'significant', 'severe']), specificChanges: z.string(), noiseInfluence: z.string() }),
   ),
@@ -29,8 +29,8 @@ type Analysis = z.output<typeof noiseAnalysisSchema>;
 
 const IMPACT: Record<Impact, number> = { none: 1.0, minimal: 0.85, moderate: 0.6, significant: 0.3, severe: 0.1 };
 
-/** The score of SCORERS §4.12. Throws without an analysis. */
-export function noiseSensitivityScore(a: Analysis | undefined, scoring: NoiseSensitivityOptions['scoring'] = {}): number {
+/** The score (docs/scorers.md). Throws without an analysis. */
+function noiseSensitivityScore(a: Analysis | undefined, scoring: NoiseSensitivityOptions['scoring'] = {}): number {
   if (!a) throw new Error('Analysis step failed to produce results');
   const weights = { ...IMPACT, ...(scoring.impactWeights ?? {}) };
   const perItem = scoring.penalties?.majorIssuePerItem ?? 0.1;

@@ -1,4 +1,4 @@
-/** Prompts of the noise sensitivity scorer (SCORERS §4.12). */
+/** Prompts of the noise sensitivity scorer (docs/scorers.md). */
 import { fence } from '../fence.js';
 import { REASON_FORMAT } from '../shared.js';
 

@@ -1,4 +1,4 @@
-/** Prompt alignment scorer, LLM (SCORERS §4.10): weighted intent / requirements / completeness / appropriateness. */
+/** Prompt alignment scorer, LLM (docs/scorers.md): weighted intent / requirements / completeness / appropriateness. */
 import { z } from 'zod';
 import { createScorer } from '../../core/scorer.js';
 import { getCombinedSystemPrompt, getConversationHistoryFromRunInput } from '../run-text.js';
@@ -14,7 +14,7 @@ export interface PromptAlignmentOptions {
 }
 
 const unit = z.number().min(0).max(1);
-export const promptAlignmentSchema = z.object({
+const promptAlignmentSchema = z.object({
   intentAlignment: z.object({ score: unit, primaryIntent: z.string(), isAddressed: z.boolean(), reasoning: z.string() }),
   requirementsFulfillment: z.object({
     requirements: z.array(z.object({ requirement: z.string(), isFulfilled: z.boolean(), reasoning: z.string() })),
@@ -29,7 +29,7 @@ export type PromptAlignmentAnalysis = z.output<typeof promptAlignmentSchema>;
 const WEIGHTS = { user: [0.4, 0.3, 0.2, 0.1], system: [0.35, 0.35, 0.15, 0.15] } as const;
 
 /** Weighted score per mode; `both` = 0.7·user + 0.3·system where both use the same analysis. */
-export function promptAlignmentScore(a: PromptAlignmentAnalysis | undefined, mode: EvaluationMode, scale: number): number {
+function promptAlignmentScore(a: PromptAlignmentAnalysis | undefined, mode: EvaluationMode, scale: number): number {
   if (!a) return 0;
   const dims = [a.intentAlignment.score, a.requirementsFulfillment.overallScore, a.completeness.score, a.responseAppropriateness.score];
   const weighted = (w: readonly number[]): number => dims.reduce((s, d, i) => s + d * (w[i] ?? 0), 0);

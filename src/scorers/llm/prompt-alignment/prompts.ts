@@ -1,4 +1,4 @@
-/** Prompts of the LLM prompt alignment scorer (SCORERS §4.10). */
+/** Prompts of the LLM prompt alignment scorer (docs/scorers.md). */
 import { fence } from '../fence.js';
 import { REASON_FORMAT } from '../shared.js';
 

@@ -1,4 +1,4 @@
-/** Rubric scorer (SCORERS §4.14): all required criteria satisfied → 1, else 0. */
+/** Rubric scorer (docs/scorers.md): all required criteria satisfied → 1, else 0. */
 import { z } from 'zod';
 import { createScorer } from '../../core/scorer.js';
 import { getUserMessageFromRunInput } from '../run-text.js';
@@ -7,7 +7,7 @@ import { analyzePrompt, RUBRIC_INSTRUCTIONS, type Criterion } from './prompts.js
 
 export type RubricCriteria = Array<{ id?: string; description: string; required?: boolean }> | string;
 
-export const rubricSchema = z.object({
+const rubricSchema = z.object({
   criteria: z.array(z.object({ criterion: z.string(), satisfied: z.boolean(), required: z.boolean(), reasoning: z.string() })),
   overallAssessment: z.string(),
 });
@@ -35,7 +35,7 @@ function dynamicRubric(run: { requestContext?: unknown; input?: unknown } & Reco
 }
 
 /** Empty analysis → 1; else 1 × scale when every gating criterion (required ones, or all if none required) is satisfied. */
-export function rubricScore(a: Analysis | undefined, scale: number): number {
+function rubricScore(a: Analysis | undefined, scale: number): number {
   if (!a || a.criteria.length === 0) return 1;
   const required = a.criteria.filter((c) => c.required);
   const gating = required.length > 0 ? required : a.criteria;

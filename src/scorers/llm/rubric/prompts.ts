@@ -1,4 +1,4 @@
-/** Prompts of the rubric scorer (SCORERS §4.14). */
+/** Prompts of the rubric scorer (docs/scorers.md). */
 import { fence } from '../fence.js';
 
 export const RUBRIC_INSTRUCTIONS = 'You check a response against a rubric of criteria, one by one, and say for each whether it is satisfied.';

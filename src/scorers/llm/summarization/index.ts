@@ -1,4 +1,4 @@
-/** Summarization scorer (SCORERS §4.15): min(alignment, coverage). */
+/** Summarization scorer (docs/scorers.md): min(alignment, coverage). */
 import { z } from 'zod';
 import { createScorer } from '../../core/scorer.js';
 import { isAgentInput } from '../run-text.js';
@@ -12,14 +12,14 @@ export interface SummarizationOptions {
   maxQuestions?: number;
 }
 
-export const alignmentSchema = z.object({
+const alignmentSchema = z.object({
   alignment: z.array(z.object({ claim: z.string(), supported: z.boolean(), reason: z.string() })),
   questions: z.array(z.string()),
 });
-export const coverageSchema = z.object({ coverage: z.array(z.object({ question: z.string(), answered: z.boolean(), reason: z.string() })) });
+const coverageSchema = z.object({ coverage: z.array(z.object({ question: z.string(), answered: z.boolean(), reason: z.string() })) });
 
-/** The score of SCORERS §4.15; 0 unless there are claims and questions. */
-export function summarizationScore(
+/** The score (docs/scorers.md); 0 unless there are claims and questions. */
+function summarizationScore(
   a: z.output<typeof alignmentSchema>,
   c: z.output<typeof coverageSchema>,
   maxQuestions: number,

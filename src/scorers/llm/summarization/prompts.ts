@@ -1,4 +1,4 @@
-/** Prompts of the summarization scorer (SCORERS §4.15). */
+/** Prompts of the summarization scorer (docs/scorers.md). */
 import { fence } from '../fence.js';
 import { REASON_FORMAT } from '../shared.js';
 

@@ -1,4 +1,4 @@
-/** Tool-call accuracy scorer, LLM (SCORERS §4.11): share of appropriate tool calls. */
+/** Tool-call accuracy scorer, LLM (docs/scorers.md): share of appropriate tool calls. */
 import { z } from 'zod';
 import { createScorer } from '../../core/scorer.js';
 import { extractToolNames } from '../run-text.js';
@@ -11,13 +11,13 @@ export interface AvailableTool {
   description?: string;
 }
 
-export const toolCallEvaluationSchema = z.object({
+const toolCallEvaluationSchema = z.object({
   evaluations: z.array(z.object({ toolCalled: z.string(), wasAppropriate: z.boolean(), reasoning: z.string() })),
   missingTools: z.array(z.string()).optional(),
 });
 
 /** No evaluations → missing tools ? 0 : 1; else round2(appropriate / n). */
-export function toolCallAccuracyScore(a: z.output<typeof toolCallEvaluationSchema>): number {
+function toolCallAccuracyScore(a: z.output<typeof toolCallEvaluationSchema>): number {
   if (a.evaluations.length === 0) return (a.missingTools?.length ?? 0) > 0 ? 0 : 1;
   return round2(a.evaluations.filter((e) => e.wasAppropriate).length / a.evaluations.length);
 }

@@ -1,4 +1,4 @@
-/** Prompts of the LLM tool-call accuracy scorer (SCORERS §4.11). */
+/** Prompts of the LLM tool-call accuracy scorer (docs/scorers.md). */
 import { fence } from '../fence.js';
 
 export const TOOL_CALL_ACCURACY_INSTRUCTIONS = `You judge whether an AI agent chose the right tools for a user's request.

@@ -1,4 +1,4 @@
-/** Prompts of the toxicity scorer (SCORERS §4.9). Verdict "yes" means toxic. */
+/** Prompts of the toxicity scorer (docs/scorers.md). Verdict "yes" means toxic. */
 import { fence } from '../fence.js';
 import { REASON_FORMAT } from '../shared.js';
 

@@ -1,10 +1,10 @@
-/** Trajectory accuracy scorer, LLM (SCORERS §4.16). The run's output is a `Trajectory`. */
+/** Trajectory accuracy scorer, LLM (docs/scorers.md). The run's output is a `Trajectory`. */
 import { z } from 'zod';
 import { createScorer } from '../../core/scorer.js';
 import { clamp01, inputTextOf, judgeConfig, outputTextOf, round2, type JudgeModel } from '../shared.js';
 import { analyzePrompt, reasonPrompt, TRAJECTORY_ACCURACY_INSTRUCTIONS } from './prompts.js';
 
-/** The fields of a trajectory step this scorer reads (SCORERS §2.3). */
+/** The fields of a trajectory step this scorer reads (docs/scorers.md). */
 export interface StepLike {
   stepType?: string;
   name: string;
@@ -16,7 +16,7 @@ export interface StepLike {
   [key: string]: unknown;
 }
 
-export const trajectoryAnalysisSchema = z.object({
+const trajectoryAnalysisSchema = z.object({
   stepEvaluations: z.array(z.object({ stepName: z.string(), wasNecessary: z.boolean(), wasInOrder: z.boolean(), reasoning: z.string() })),
   missingSteps: z.array(z.string()).optional(),
   extraSteps: z.array(z.string()).optional(),
@@ -27,7 +27,7 @@ type Analysis = z.output<typeof trajectoryAnalysisSchema>;
 const childrenOf = (s: StepLike): StepLike[] => (Array.isArray(s.children) ? s.children : (s.children?.steps ?? []));
 
 /** Numbered lines `"i. [stepType] name (args: …, result: …)"`, children indented two spaces per level. */
-export function formatSteps(steps: readonly StepLike[], depth = 0): string {
+function formatSteps(steps: readonly StepLike[], depth = 0): string {
   const pad = '  '.repeat(depth);
   return steps
     .map((s, i) => {
@@ -43,8 +43,8 @@ export function formatSteps(steps: readonly StepLike[], depth = 0): string {
     .join('\n');
 }
 
-/** The score of SCORERS §4.16. */
-export function trajectoryAccuracyScore(a: Analysis): number {
+/** The score, as docs/scorers.md gives it. */
+function trajectoryAccuracyScore(a: Analysis): number {
   const n = a.stepEvaluations.length;
   if (n === 0) return (a.missingSteps?.length ?? 0) > 0 ? 0 : (a.extraSteps?.length ?? 0) > 0 ? 0.5 : 1;
   const m = a.missingSteps?.length ?? 0;

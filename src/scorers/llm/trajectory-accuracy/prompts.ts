@@ -1,4 +1,4 @@
-/** Prompts of the LLM trajectory accuracy scorer (SCORERS §4.16). */
+/** Prompts of the LLM trajectory accuracy scorer (docs/scorers.md). */
 import { fence } from '../fence.js';
 import { REASON_FORMAT } from '../shared.js';
 
