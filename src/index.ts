@@ -12,7 +12,7 @@ export type { ScoreRecord } from './model/score-record.js';
 export { componentSettings, type Component, type ComponentSettings } from './component.js';
 export { createSettings, type Settings, type CreateSettingsOptions } from './service/settings.js';
 export { buildService, type Service, type BuildOptions, type SourcePlan } from './service/build.js';
-export { ComponentGraph } from './service/graph.js';
+export { ComponentGraph } from './component-graph.js';
 
 // Config and errors
 export type { Config } from './config/schema.js';

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
 import { decodeTraceRequestProto } from '../../src/ingest/otlp/decode.js';
+import { Interner } from '../../src/ingest/otlp/intern.js';
 import type { Pipeline } from '../../src/pipeline/pipeline.js';
 import { benchConfig, benchService, STRING_SCORERS } from '../lib/bench-service.js';
 import { buildDataset, type Dataset } from '../lib/dataset.js';
@@ -44,6 +45,8 @@ async function waitFor(cond: () => boolean, timeoutMs: number): Promise<boolean>
 
 async function bare(kafka: Kafka, topic: string, ds: Dataset, timeoutMs: number, round = 0): Promise<{ seconds: number; spans: number }> {
   const consumer = kafka.consumer({ groupId: `${topic}-bare-${round}` });
+  // One interner for the whole stream, as the tracejudge source has.
+  const interner = new Interner();
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: true });
   let spans = 0;
@@ -53,7 +56,7 @@ async function bare(kafka: Kafka, topic: string, ds: Dataset, timeoutMs: number,
     eachBatch: async ({ batch, resolveOffset, heartbeat }) => {
       if (t0 === 0) t0 = performance.now();
       for (const m of batch.messages) {
-        if (m.value) spans += decodeTraceRequestProto(m.value).spans.length;
+        if (m.value) spans += decodeTraceRequestProto(m.value, interner).spans.length;
         resolveOffset(m.offset);
       }
       if (spans >= ds.spans && t1 === 0) t1 = performance.now();

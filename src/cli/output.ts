@@ -11,6 +11,8 @@ import type { Writable } from 'node:stream';
 
 export class RecordOutput {
   #closed = false;
+  /** One wait for 'drain' shared by every writer that found the stream full. */
+  #full: Promise<void> | undefined;
 
   constructor(
     readonly out: Writable = process.stdout,
@@ -32,18 +34,20 @@ export class RecordOutput {
   record(line: string): Promise<void> {
     if (this.closed) return Promise.resolve();
     const more = this.out.write(`${line}\n`);
-    if (more) return Promise.resolve();
-    return new Promise((resolve) => {
+    if (more && !this.#full) return Promise.resolve();
+    this.#full ??= new Promise((resolve) => {
       const done = (): void => {
         this.out.off('drain', done);
         this.out.off('close', done);
         this.out.off('error', done);
+        this.#full = undefined;
         resolve();
       };
       this.out.on('drain', done);
       this.out.on('close', done);
       this.out.on('error', done);
     });
+    return this.#full;
   }
 
   /** Resolves when everything written so far has been handed to the OS (or the reader went away). */

@@ -10,11 +10,9 @@
 import type { ISerializer } from '@opentelemetry/otlp-transformer';
 import type protobuf from 'protobufjs';
 import { otlp } from './descriptor.js';
-import { Attr } from '../emit/evaluation-attributes.js';
 
-/** Attribute keys that are doubles by convention, whatever their value. */
-const DOUBLE_ATTRIBUTE_KEYS: ReadonlySet<string> = new Set([Attr.scoreValue]);
-
+/** Attribute keys the GenAI semantic conventions type as doubles, whatever their value. */
+const DOUBLE_ATTRIBUTE_KEYS: ReadonlySet<string> = new Set(['gen_ai.evaluation.score.value']);
 
 type Node = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
  * their service here, so they cannot drift: `score` writes to every configured emitter exactly as `serve`
  * does (stdout, JSON lines, OTLP, Kafka, metrics).
  *
- * The edges say who hands work to whom; start and shutdown order follow from them (src/service/graph.ts).
+ * The edges say who hands work to whom; start and shutdown order follow from them (src/component-graph.ts).
  * Two sources acknowledge what they took only once it has been scored and emitted, so they are split in
  * two components: the Kafka source's `fetch` feeds the assembler while its `offsets` come after the
  * emitters (commit, leave the group); the write-ahead log's replay feeds the assembler while the log
@@ -39,7 +39,7 @@ import type { ElementCache } from '../scorers/code/completeness/element-cache.js
 import type { ConfiguredScorer } from '../scorers/descriptor.js';
 import { trajectoryFromRun } from '../scorers/trajectory/from-trace.js';
 import { createMetricsEndpoint, type MetricsEndpoint } from '../telemetry/metrics.js';
-import { ComponentGraph } from './graph.js';
+import { ComponentGraph } from '../component-graph.js';
 import { buildServiceScorers, samplingKinds } from './scorers.js';
 import type { Settings } from './settings.js';
 

@@ -55,4 +55,18 @@ describe('public API (the README, "Library")', () => {
     expect(api.extractToolResults(run.output).map((t) => t.toolName)).toEqual(run.toolResults.map((t) => t.toolName));
     expect(run.toolResults.length).toBe(2);
   });
+
+  it('test doubles are the tracejudge/testing subpath, not part of the main entry point', async () => {
+    for (const name of ['startStubJudge', 'RecordingSpanSink', 'createTestTelemetry', 'makeTestSpans']) {
+      expect((api as Record<string, unknown>)[name], name).toBeUndefined();
+    }
+    // The package resolves its own subpath export (after `npm run build`, which `npm test` runs first).
+    const testing = (await import('tracejudge/testing')) as Record<string, unknown>;
+    expect(typeof testing.reply).toBe('object');
+    for (const name of ['startStubJudge', 'byMarker', 'RecordingSpanSink', 'createTestTelemetry', 'makeTestSpans']) {
+      expect(typeof testing[name], name).toBe('function');
+    }
+    const main = (await import('tracejudge')) as Record<string, unknown>;
+    expect(typeof main.createScorer).toBe('function');
+  });
 });

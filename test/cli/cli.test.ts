@@ -254,7 +254,7 @@ describe('config and usage errors', () => {
   it('an unreadable config file is exit 2', async () => {
     const r = await runCli(['check-config', '-c', fx.path('nope.yaml')]);
     expect(r.code).toBe(2);
-    expect(errorLine(r.stderr)).toContain(`${fx.path('nope.yaml')}: cannot read config`);
+    expect(errorLine(r.stderr)).toContain(`${fx.path("nope.yaml")}: cannot read config: no such file (ENOENT)`);
   });
 
   it.each([

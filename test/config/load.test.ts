@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { expandEnv, loadConfig, parseConfig, parseConfigText, resolveConfigPath } from '../../src/config/load.js';
 import { formatPath } from '../../src/config/path.js';
 import { ConfigError, ErrorCodes, TracejudgeError } from '../../src/errors.js';
+import { createScorerRegistry } from '../../src/scorers/registry.js';
 
 function issuesOf(fn: () => unknown): { path: string; message: string }[] {
   try {
@@ -98,6 +99,37 @@ nonsense: true
   it('formats paths with quoted segments and indices', () => {
     expect(formatPath(['sampling', 'agents', 'billing-*', 'rate'])).toBe('sampling.agents["billing-*"].rate');
     expect(formatPath(['sources', 'kafka', 'brokers', 0])).toBe('sources.kafka.brokers[0]');
+  });
+});
+
+describe('one pass', () => {
+  it('reports schema errors, scorer options by type and cross-references together, whatever else is wrong', () => {
+    let issues: { path: string; message: string }[] = [];
+    try {
+      parseConfig(
+        {
+          assembly: { bogus: 1, decisionWaitMs: -5 },
+          sampling: { default: { rate: 2 } },
+          scorers: { sim: { type: 'content-similarity', ignoreCase: 'yes', extra: true }, nope: { type: 'no-such-type' }, ok: { type: 'tone' } },
+          economics: { budgets: [{ agent: '*', perDay: { requests: 1 }, fallback: 'missing' }] },
+        },
+        'bad.yaml',
+        {},
+        { scorers: createScorerRegistry() },
+      );
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      issues = [...err.issues];
+    }
+    const paths = issues.map((i) => i.path);
+    for (const p of ['assembly.bogus', 'assembly.decisionWaitMs', 'sampling.default.rate', 'scorers.sim.ignoreCase', 'scorers.sim.extra', 'scorers.nope.type', 'economics.budgets[0].fallback']) {
+      expect(paths, JSON.stringify(issues)).toContain(p);
+    }
+    expect(issues.find((i) => i.path === 'scorers.sim.extra')?.message).toBe('unknown option for type content-similarity');
+  });
+
+  it('without a registry, scorer options are not checked against their type (the library default)', () => {
+    expect(() => parseConfig({ scorers: { sim: { type: 'content-similarity', ignoreCase: 'yes' } } }, 't', {})).not.toThrow();
   });
 });
 

@@ -10,6 +10,7 @@ import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DecodeError } from '../../src/errors.js';
 import { deadLetterHeaders } from '../../src/ingest/kafka/dead-letter.js';
+import { Interner } from '../../src/ingest/otlp/intern.js';
 import { decodeKafkaValue } from '../../src/ingest/kafka/decode-message.js';
 import { decodeTraceRequestJson, decodeTraceRequestProto } from '../../src/ingest/otlp/decode.js';
 import { otlp } from '../../src/otlp/descriptor.js';
@@ -174,7 +175,7 @@ describe('fuzzing the OTLP endpoints and the Kafka decoder', () => {
     const kafka = (p: BadPayload, configured: 'otlp_proto' | 'otlp_json', offset: number): void => {
       const channel = `kafka-${configured}`;
       try {
-        const r = decodeKafkaValue(p.body, configured);
+        const r = decodeKafkaValue(p.body, configured, undefined, new Interner());
         tally.add(channel, p.family, r.rejected > 0 ? 'decoded-partial' : 'decoded-clean');
       } catch (error) {
         if (!(error instanceof DecodeError)) return tally.bad(channel, p.family, `threw ${String(error)} instead of a DecodeError`);

@@ -7,6 +7,7 @@ import { DecodeError } from '../../errors.js';
 import { decodeTraceRequestJson } from '../otlp/json-traces.js';
 import { decodeTraceRequestProto } from '../otlp/proto-traces.js';
 import type { Span } from '../../model/span.js';
+import type { Interner } from '../otlp/intern.js';
 
 export type KafkaEncoding = 'otlp_proto' | 'otlp_json';
 
@@ -30,10 +31,10 @@ export interface DecodedMessage {
   encoding: KafkaEncoding;
 }
 
-/** Decode a record value; throws DecodeError for undecodable bytes (a poison message). */
-export function decodeKafkaValue(value: Buffer | null, configured: KafkaEncoding, headers?: Headers): DecodedMessage {
+/** Decode a record value (short strings shared through `interner`); throws DecodeError for undecodable bytes (a poison message). */
+export function decodeKafkaValue(value: Buffer | null, configured: KafkaEncoding, headers: Headers | undefined, interner: Interner): DecodedMessage {
   if (value === null) throw new DecodeError('message has no value (tombstone)');
   const encoding = encodingFromHeaders(headers) ?? configured;
-  const result = encoding === 'otlp_json' ? decodeTraceRequestJson(value) : decodeTraceRequestProto(value);
+  const result = encoding === 'otlp_json' ? decodeTraceRequestJson(value, interner) : decodeTraceRequestProto(value, interner);
   return { spans: result.spans, rejected: result.rejected, encoding };
 }

@@ -12,7 +12,7 @@
 import { Kafka, logLevel as KafkaLogLevel, type KafkaConfig, type SASLOptions } from 'kafkajs';
 import { componentSettings, type Component, type ComponentSettings } from '../../component.js';
 import { ErrorCodes, errorMessage, TracejudgeError } from '../../errors.js';
-import { ComponentGraph } from '../../service/graph.js';
+import { ComponentGraph } from '../../component-graph.js';
 import { deferred } from '../../util/deferred.js';
 import { TraceAssembler, type AssemblyConfig, type TraceHandler } from '../assembler.js';
 import type { SpanSink } from '../sink.js';

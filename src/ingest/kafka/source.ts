@@ -22,6 +22,7 @@ import { component, type Component, type ComponentSettings } from '../../compone
 import { errorMessage } from '../../errors.js';
 import { ThrottledLog } from '../../telemetry/log.js';
 import type { SpanSink } from '../sink.js';
+import { Interner } from '../otlp/intern.js';
 import { decodeKafkaValue, type KafkaEncoding } from './decode-message.js';
 import { publishDeadLetter } from './dead-letter.js';
 import { OffsetTracker } from './offset-tracker.js';
@@ -45,7 +46,8 @@ export interface KafkaSourceConfig {
 export interface KafkaSourceOptions {
   config: KafkaSourceConfig;
   sink: SpanSink;
-  settings: ComponentSettings;
+  /** With the service's `interner` when it has one (else the source keeps its own). */
+  settings: ComponentSettings & { readonly interner?: Interner };
   /** Publish undecodable messages to the dead-letter topic (default true); false only logs and counts them (replay). */
   publishDeadLetters?: boolean;
 }
@@ -92,6 +94,7 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
   const { config, sink } = options;
   const log = options.settings.logger.child({ component: 'kafka-source' });
   const telemetry = options.settings.telemetry.instruments;
+  const interner = options.settings.interner ?? new Interner();
   const topics = config.topics?.length ? config.topics : [{ topic: config.topic, encoding: config.encoding }];
   const encodingOf = new Map(topics.map((t) => [t.topic, t.encoding]));
   const dlqTopicOf = (topic: string): string => config.deadLetterTopic ?? `${topic}.dlq`;
@@ -186,7 +189,7 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
       }
       let decoded;
       try {
-        decoded = decodeKafkaValue(message.value, encoding, message.headers);
+        decoded = decodeKafkaValue(message.value, encoding, message.headers, interner);
       } catch (error) {
         let ok = false;
         if (options.publishDeadLetters !== false) {

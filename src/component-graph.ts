@@ -10,7 +10,7 @@
  *   handed to a component that is gone.
  * Independent components start and stop concurrently.
  */
-import type { Component } from '../component.js';
+import type { Component } from './component.js';
 
 interface Node {
   readonly component: Component;

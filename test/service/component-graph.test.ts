@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { component, type Component } from '../../src/component.js';
-import { ComponentGraph } from '../../src/service/graph.js';
+import { ComponentGraph } from '../../src/component-graph.js';
 
 /** A component that logs its start and shutdown into `events`, optionally failing one of them. */
 function probe(name: string, events: string[], fail?: 'start' | 'shutdown'): Component {
