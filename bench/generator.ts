@@ -41,6 +41,8 @@ export interface GeneratorOptions {
   startUnixNano?: bigint;
   /** Gap between the starts of consecutive traces. Default 1 ms. */
   traceIntervalNanos?: bigint;
+  /** Directory of the template fixtures. Default test/fixtures/traces (a snapshot keeps a corpus fixed while fixtures are added). */
+  fixturesDir?: string;
 }
 
 export interface GeneratedTrace {
@@ -65,7 +67,7 @@ export class TraceGenerator {
 
   constructor(options: GeneratorOptions = {}) {
     this.#prng = new Prng(options.seed ?? 1);
-    const templates = loadTemplates();
+    const templates = loadTemplates(options.fixturesDir);
     const by = new Map<Convention, Template[]>();
     for (const t of templates) by.set(t.convention, [...(by.get(t.convention) ?? []), t]);
     this.#byConvention = by;

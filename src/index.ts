@@ -5,7 +5,8 @@
 
 // Data model
 export type { Span, SpanEvent, SpanLink, Trace, LogRecord, Attributes, AttributeValue, SourceKind } from './model/span.js';
-export type { AgentRun, AgentRunContext, RunInput, RunMessage, ToolInvocation, ToolResult, Convention } from './model/agent-run.js';
+export type { AgentRun, AgentRunContext, RunInput, RunMessage, SystemMessage, MessagePart, ToolInvocation, ToolResult, Convention } from './model/agent-run.js';
+export { userMessage, assistantMessage, textMessage, systemMessage, messageFromParts, agentInput, messageText, messageInvocations, type MessageOptions } from './model/messages.js';
 export type { ScoreRecord } from './model/score-record.js';
 
 // The component model, settings and the service graph
@@ -36,6 +37,7 @@ export { replayKafka, type KafkaReplayOptions, type ReplayResult } from './inges
 export { extractAgentRuns, extractAgentRunContexts, extractTraces, explainTrace, logsFromRequest } from './extract/extract.js';
 export type { ExtractOptions, ExtractInput, TraceExtraction } from './extract/extract.js';
 export { explainText, type TraceExplanation } from './extract/explain.js';
+export { emptyRunWarning, hasInputText, hasOutputText } from './extract/empty-runs.js';
 export { redactRun, capText } from './extract/hygiene.js';
 export {
   extractToolResults,
@@ -64,7 +66,6 @@ export {
   ScorerDefinitionError,
   runEvals,
   isJudgeModelPort,
-  type MastraScorer,
   type ScorerConfig,
   type EvalItem,
   type EvalScorer,
@@ -80,6 +81,65 @@ export type { ScorerRun, ScorerRunResult, ScorerLike, StepName, JudgeConfig } fr
 export { labelOf, wantsReason, DEFAULT_THRESHOLD, type ScorerDescriptor, type ConfiguredScorer, type ScorerKind, type ScoreDirection, type ReasonPolicy } from './scorers/descriptor.js';
 export { ScorerRegistry, createScorerRegistry, type ScorerTypeDefinition, type ScorerFactoryContext } from './scorers/registry.js';
 
+// Mastra compatibility (issue 15, docs/mastra-compat.md): MastraScorer as a class, runEvals targets and
+// scorer configs, runExperiment, and Mastra 0.x's legacy Metric API.
+export {
+  MastraScorer,
+  runExperiment,
+  RunEvalsError,
+  type ScorerConfigWithId,
+  type ScorerConfigWithName,
+  type EvalScorers,
+  type EvalTarget,
+  type AgentTarget,
+  type WorkflowTarget,
+  type WorkflowRunLike,
+  type WorkflowStepResult,
+  type TargetFunction,
+  type WorkflowScorerConfig,
+  type AgentScorerConfig,
+  type Threshold,
+  type ItemCompleteEvent,
+  type ScorerResults,
+  type WorkflowScorerResults,
+  type AgentScorerResults,
+  type MeanScores,
+  type WorkflowScores,
+  type AgentScores,
+  type ThresholdResult,
+} from './scorers/core/index.js';
+export {
+  Metric,
+  JudgeMetric,
+  ContentSimilarityMetric,
+  CompletenessMetric,
+  KeywordCoverageMetric,
+  TextualDifferenceMetric,
+  ToneConsistencyMetric,
+  AnswerRelevancyMetric,
+  FaithfulnessMetric,
+  HallucinationMetric,
+  ToxicityMetric,
+  BiasMetric,
+  PromptAlignmentMetric,
+  SummarizationMetric,
+  ContextPositionMetric,
+  ContextPrecisionMetric,
+  ContextRelevancyMetric,
+  ContextualRecallMetric,
+  type MetricResult,
+  type MetricResultWithReason,
+  type ScaleOptions,
+  type ContentSimilarityMetricOptions,
+  type CompletenessInfo,
+  type TextualDifferenceInfo,
+  type ToneConsistencyInfo,
+  type AnswerRelevancyMetricOptions,
+  type ContextMetricOptions,
+  type PromptAlignmentMetricOptions,
+  type PromptAlignmentScoreDetails,
+} from './scorers/legacy/index.js';
+
 // Scorers: code
 export { createContentSimilarityScorer, type ContentSimilarityOptions } from './scorers/code/content-similarity/index.js';
 export { createTextualDifferenceScorer, lcsLength, lcsRatio } from './scorers/code/textual-difference/index.js';
@@ -90,7 +150,9 @@ export { createToolCallAccuracyScorerCode, type ToolCallAccuracyCodeOptions } fr
 export { createTrajectoryAccuracyScorerCode, type TrajectoryAccuracyCodeOptions } from './scorers/code/trajectory-accuracy/index.js';
 export { createTrajectoryScorerCode, type TrajectoryScorerCodeOptions, type TrajectoryWeights } from './scorers/code/trajectory/index.js';
 export { createGroundingScorer, type GroundingOptions } from './scorers/code/grounding/index.js';
-export { includes, excludes, equals, matches, similarity, calledTool, didNotCall, toolOrder, maxToolCalls, usedNoTools, noToolErrors } from './scorers/checks/index.js';
+export { createClaimGroundingScorer, checkClaims, type ClaimGroundingOptions, type ClaimGroundingResult, type GroundingItem } from './scorers/code/claim-grounding/index.js';
+export { createAnsweredScorer, nonAnswerOf, type AnsweredResult, type NonAnswer } from './scorers/code/answered/index.js';
+export { includes, excludes, equals, matches, similarity, calledTool, didNotCall, toolOrder, maxToolCalls, usedNoTools, noToolErrors, checks } from './scorers/checks/index.js';
 export { createAgentTrajectoryScorer } from './scorers/trajectory/agent-trajectory-scorer.js';
 export { agentTrajectorySchema } from './scorers/trajectory/agent-expectations.js';
 export { trajectoryFromSpans, trajectoryFromRun } from './scorers/trajectory/from-trace.js';
@@ -104,6 +166,17 @@ export {
   checkTrajectoryBlacklist,
   analyzeToolFailures,
   toTrajectory,
+  extractTrajectory,
+  createTestMessage,
+  createToolInvocation,
+  createAgentTestRun,
+  createTrajectoryTestRun,
+  createTestRun,
+  getReasoningFromRunOutput,
+  type TestMessageOptions,
+  type TestToolInvocationOptions,
+  type AgentTestRunOptions,
+  type TrajectoryTestRunOptions,
   type CompareOptions,
   type TrajectoryComparison,
   type EfficiencyOptions,
@@ -115,6 +188,7 @@ export {
   type ToolFailureResult,
 } from './scorers/utils/index.js';
 export type { Trajectory, TrajectoryStep, ExpectedStep, TrajectoryExpectation } from './scorers/utils/trajectory-types.js';
+export { workflowTrajectory as extractWorkflowTrajectory } from './scorers/core/eval-scorers.js';
 
 // Scorers: LLM-judged
 export { createHallucinationScorer, type HallucinationOptions, type HallucinationContextParams } from './scorers/llm/hallucination/index.js';
@@ -144,6 +218,8 @@ export { loadModuleScorer, ScorerModuleError } from './scorers/custom/module-sco
 export { JudgeResolver, isLanguageModelObject, type JudgeResolverOptions } from './judge/resolver.js';
 export { createJudgeClient, type JudgeClient, type JudgeClientOptions } from './judge/client.js';
 export { resolveJudgeSettings, judgeEnabled, type JudgeSettings } from './judge/settings.js';
+export { createDefaultJudgeResolver } from './judge/default-resolver.js';
+export { parseModelString, type JudgeProviderConfig, type JudgeEndpoint, type ModelRoute } from './judge/providers.js';
 export { JudgeError, type JudgeFailureKind } from './judge/errors.js';
 export { AiSdkJudge, type AiSdkJudgeOptions, type JudgeCallPolicy } from './judge/ai-sdk-judge.js';
 export { createJudgeEconomics, runBudgeted, EconomicJudge, JudgeBudgets, JudgeAccounting, estimateCostUsd, JudgeScopes } from './judge/economics/index.js';

@@ -1,7 +1,8 @@
 /**
  * Scorer helper utilities with the reference behaviour of `@mastra/evals/scorers/utils` (docs/scorers.md).
- * Every helper accepts both Mastra format-2 messages (`content.parts` / `content.toolInvocations`) and the
- * tracejudge shape (docs/records.md, "The agent run"). They never throw on odd input.
+ * Every helper accepts Mastra format-2 messages (`content.parts` / `content.toolInvocations`), the shape runs
+ * carry (docs/records.md, "The agent run"), and also the shape tracejudge wrote before (`content` a string,
+ * `toolInvocations` beside it). They never throw on odd input.
  */
 import type { ToolInvocation } from '../model/agent-run.js';
 import { isRecord } from './values.js';

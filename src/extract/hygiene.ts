@@ -3,7 +3,7 @@
  * result, with a visible marker, and regex redaction over every text of a run.
  */
 import type { RedactionRule } from '../config/sections/extract.js';
-import type { AgentRun, RunMessage, ToolInvocation, ToolResult } from '../model/agent-run.js';
+import type { AgentRun, MessagePart, RunMessage, SystemMessage, ToolInvocation, ToolResult } from '../model/agent-run.js';
 import { isRecord, stringify } from './values.js';
 
 /** Default cap per text and per tool result: 32 KiB. */
@@ -54,12 +54,42 @@ function capInvocation(inv: ToolInvocation, maxBytes: number, hit: () => void): 
   return out;
 }
 
+/**
+ * Caps a message's texts (`content.content` and each text part) and its tool invocations. A part and the
+ * legacy `content.toolInvocations` entry are the same invocation: it is cut once and counted once.
+ */
 function capMessage(m: RunMessage, maxBytes: number, hit: () => void): RunMessage {
+  const capped = new Map<ToolInvocation, ToolInvocation>();
+  const capInv = (inv: ToolInvocation): ToolInvocation => {
+    let c = capped.get(inv);
+    if (!c) {
+      c = capInvocation(inv, maxBytes, hit);
+      capped.set(inv, c);
+    }
+    return c;
+  };
+  let textCut = false;
+  const cap = (text: string): string => {
+    const v = capText(text, maxBytes);
+    if (v !== text) textCut = true;
+    return v;
+  };
+  const parts = m.content.parts.map((p): MessagePart => {
+    if (p.type === 'text' && typeof p.text === 'string') return { ...p, text: cap(p.text) };
+    if (p.type === 'tool-invocation' && isRecord(p.toolInvocation)) return { ...p, toolInvocation: capInv(p.toolInvocation as unknown as ToolInvocation) };
+    return p;
+  });
+  const content: RunMessage['content'] = { ...m.content, parts };
+  if (m.content.content !== undefined) content.content = cap(m.content.content);
+  if (m.content.toolInvocations) content.toolInvocations = m.content.toolInvocations.map(capInv);
+  if (textCut) hit();
+  return { ...m, content };
+}
+
+function capSystem(m: SystemMessage, maxBytes: number, hit: () => void): SystemMessage {
   const content = capText(m.content, maxBytes);
   if (content !== m.content) hit();
-  const out: RunMessage = { ...m, content };
-  if (m.toolInvocations) out.toolInvocations = m.toolInvocations.map((i) => capInvocation(i, maxBytes, hit));
-  return out;
+  return { ...m, content };
 }
 
 /** Applies the byte cap to every text, tool argument and tool result of a run; adds a note when anything was cut. */
@@ -73,7 +103,8 @@ export function capRun(run: AgentRun, maxBytes: number): AgentRun {
     input: {
       ...run.input,
       inputMessages: run.input.inputMessages.map((m) => capMessage(m, maxBytes, hit)),
-      systemMessages: run.input.systemMessages.map((m) => capMessage(m, maxBytes, hit)),
+      rememberedMessages: run.input.rememberedMessages.map((m) => capMessage(m, maxBytes, hit)),
+      systemMessages: run.input.systemMessages.map((m) => capSystem(m, maxBytes, hit)),
     },
     output: run.output.map((m) => capMessage(m, maxBytes, hit)),
     toolResults: run.toolResults.map((t) => capToolResult(t, maxBytes)),
@@ -83,7 +114,6 @@ export function capRun(run: AgentRun, maxBytes: number): AgentRun {
       return v;
     }),
   };
-  if (run.input.rememberedMessages) out.input.rememberedMessages = run.input.rememberedMessages.map((m) => capMessage(m, maxBytes, hit));
   if (cut > 0) out.notes = [...(run.notes ?? []), `${cut} value(s) truncated to ${maxBytes} bytes`];
   return out;
 }
@@ -136,12 +166,50 @@ function redactRunValue(v: unknown, rules: CompiledRule[], depth: number): unkno
   return redactDeep(v, rules, depth);
 }
 
+/** Message fields that are not text: the id, the role, the time; in the content, the format and each part's type. */
+const MESSAGE_KEYS: ReadonlySet<string> = new Set(['id', 'role', 'createdAt']);
+
+function redactParts(parts: unknown[], rules: CompiledRule[]): unknown[] {
+  return parts.map((p) => {
+    if (!isRecord(p)) return redactRunValue(p, rules, 4);
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(p)) out[k] = k === 'type' ? x : redactRunValue(x, rules, 4);
+    return out;
+  });
+}
+
+function redactMessage(m: unknown, rules: CompiledRule[]): unknown {
+  if (!isRecord(m)) return redactRunValue(m, rules, 2);
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(m)) {
+    if (MESSAGE_KEYS.has(k)) out[k] = x;
+    else if (k === 'content' && isRecord(x)) {
+      const content: Record<string, unknown> = {};
+      for (const [ck, cx] of Object.entries(x)) content[ck] = ck === 'format' ? cx : ck === 'parts' && Array.isArray(cx) ? redactParts(cx, rules) : redactRunValue(cx, rules, 3);
+      out[k] = content;
+    } else out[k] = redactRunValue(x, rules, 3);
+  }
+  return out;
+}
+
+const redactMessages = (list: unknown, rules: CompiledRule[]): unknown => (Array.isArray(list) ? list.map((m) => redactMessage(m, rules)) : redactRunValue(list, rules, 1));
+
 /**
  * Returns a copy of `run` with every redaction rule applied to every text it carries (messages, tool
  * arguments and results at any depth, context, ground truth, agent name, model), leaving ids, times,
- * roles and states untouched. The input run is not modified.
+ * roles, states, message formats and part types untouched. The input run is not modified.
  */
 export function redactRun(run: AgentRun, rules: readonly RedactionRule[]): AgentRun {
   if (rules.length === 0) return run;
-  return redactRunValue(run, compile(rules), 0) as AgentRun;
+  const compiled = compile(rules);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(run)) {
+    if (k === 'output') out[k] = redactMessages(v, compiled);
+    else if (k === 'input' && isRecord(v)) {
+      const input: Record<string, unknown> = {};
+      for (const [ik, iv] of Object.entries(v)) input[ik] = ik === 'inputMessages' || ik === 'rememberedMessages' ? redactMessages(iv, compiled) : redactRunValue(iv, compiled, 1);
+      out[k] = input;
+    } else out[k] = ID_KEYS.has(k) ? v : redactRunValue(v, compiled, 0);
+  }
+  return out as unknown as AgentRun;
 }

@@ -4,7 +4,8 @@
  * covers the LLM calls.
  */
 import type { Span } from '../model/span.js';
-import type { AgentRun, Convention, RunMessage, ToolInvocation } from '../model/agent-run.js';
+import type { AgentRun, Convention, MessagePart, RunMessage, SystemMessage, ToolInvocation } from '../model/agent-run.js';
+import { assistantMessage, messageFromParts, systemMessage, userMessage } from '../model/messages.js';
 import type { Msg, NormToolCall, SpanFacts } from './conventions/types.js';
 import type { SpanInfo } from './facts.js';
 import { extractToolResults } from './helpers.js';
@@ -102,17 +103,18 @@ function finalText(runFacts: SpanFacts, llms: Span[], infos: ReadonlyMap<string,
 
 interface InputParts {
   user: RunMessage[];
-  system: RunMessage[];
+  system: SystemMessage[];
   remembered: RunMessage[];
 }
 
-function toRunMessage(m: Msg): RunMessage {
-  const role = m.role === 'assistant' || m.role === 'system' || m.role === 'tool' ? m.role : m.role === 'user' ? 'user' : 'assistant';
-  return { role, content: m.text };
+/** Where the messages of a run get their ids and times: `<spanId>-in-<position in the recorded list>`, at the span start. */
+interface InputIds {
+  spanId: string;
+  createdAt: string;
 }
 
 /** The user turn that started the run (the last user message), the system prompt apart, and the history before it. */
-function runInput(runFacts: SpanFacts, firstLlm: SpanFacts | undefined): InputParts {
+function runInput(runFacts: SpanFacts, firstLlm: SpanFacts | undefined, ids: InputIds): InputParts {
   const hasUser = (msgs: Msg[] | undefined): msgs is Msg[] => (msgs ?? []).some((m) => m.role === 'user' && m.text);
   const runIn = runFacts.input?.value;
   // The first LLM call's input is parsed only when the run span lacks the user turn (or the system prompt).
@@ -131,15 +133,70 @@ function runInput(runFacts: SpanFacts, firstLlm: SpanFacts | undefined): InputPa
       break;
     }
   }
-  const user = idx >= 0 ? [toRunMessage(msgs[idx] as Msg)] : [];
-  const remembered = idx > 0 ? msgs.slice(0, idx).filter((m) => m.role !== 'system' && (m.text || m.toolCalls)).map(toRunMessage) : [];
+  const user = idx >= 0 ? [userMessage((msgs[idx] as Msg).text, { id: `${ids.spanId}-in-${idx}`, createdAt: ids.createdAt })] : [];
+  const remembered = idx > 0 ? rememberedMessages(msgs.slice(0, idx), ids) : [];
   const sysTexts =
     runFacts.system?.value ??
     nonEmptyList((runIn ?? []).filter((m) => m.role === 'system').map((m) => m.text)) ??
     firstLlm?.system?.value ??
     nonEmptyList((llmIn() ?? []).filter((m) => m.role === 'system').map((m) => m.text)) ??
     [];
-  return { user, system: sysTexts.filter((t) => t.length > 0).map((t) => ({ role: 'system', content: t })), remembered };
+  return { user, system: sysTexts.filter((t) => t.length > 0).map(systemMessage), remembered };
+}
+
+/** A remembered message being assembled: its parts in order, and its calls still waiting for a result. */
+interface Draft {
+  role: 'user' | 'assistant';
+  position: number;
+  parts: MessagePart[];
+}
+
+/**
+ * The conversation before the user turn, as Mastra keeps it in memory: user and assistant messages (system
+ * messages are `systemMessages`). Mastra has no tool role: a tool message's results fold into the invocation
+ * of the same call id in an earlier assistant message (its state becomes `result` or `output-error`), and a
+ * result whose call is not there becomes an invocation of its own, in the preceding assistant message or a
+ * new one. Messages with neither text nor tool invocations are left out.
+ */
+function rememberedMessages(msgs: readonly Msg[], ids: InputIds): RunMessage[] {
+  const drafts: Draft[] = [];
+  const open = new Map<string, ToolInvocation>();
+  const assistantAt = (position: number): Draft => {
+    const last = drafts[drafts.length - 1];
+    if (last?.role === 'assistant') return last;
+    const d: Draft = { role: 'assistant', position, parts: [] };
+    drafts.push(d);
+    return d;
+  };
+  msgs.forEach((m, position) => {
+    if (m.role === 'system') return;
+    const isUser = m.role === 'user';
+    const isTool = m.role === 'tool' || (isUser && !m.text && (m.toolResults?.length ?? 0) > 0);
+    if (!isTool) {
+      const d: Draft = { role: isUser ? 'user' : 'assistant', position, parts: [] };
+      if (m.text) d.parts.push({ type: 'text', text: m.text });
+      (m.toolCalls ?? []).forEach((c, ci) => {
+        const inv = invocation(c.id ?? `${ids.spanId}-in-${position}-${ci}`, c.name, c.args, { hasResult: false });
+        if (c.id !== undefined) open.set(c.id, inv);
+        d.parts.push({ type: 'tool-invocation', toolInvocation: inv });
+      });
+      drafts.push(d);
+    }
+    (m.toolResults ?? []).forEach((r, ri) => {
+      const outcome = messageOutcome({ result: r.result, isError: r.isError === true });
+      const pending = r.id !== undefined ? open.get(r.id) : undefined;
+      if (pending) {
+        Object.assign(pending, invocation(pending.toolCallId, pending.toolName, pending.args, outcome));
+        open.delete(pending.toolCallId);
+        return;
+      }
+      const inv = invocation(r.id ?? `${ids.spanId}-in-${position}-${ri}`, r.name ?? 'unknown', {}, outcome);
+      assistantAt(position).parts.push({ type: 'tool-invocation', toolInvocation: inv });
+    });
+  });
+  return drafts
+    .filter((d) => d.parts.length > 0)
+    .map((d) => messageFromParts(d.role, d.parts, { id: `${ids.spanId}-in-${d.position}`, createdAt: ids.createdAt }));
 }
 
 function nonEmptyList(list: string[]): string[] | undefined {
@@ -267,15 +324,13 @@ export function buildRun(
   const llms = [...(role(span) === 'llm' ? [span] : []), ...sorted.filter((s) => role(s) === 'llm')];
   const tools = sorted.filter((s) => role(s) === 'tool' && !sorted.some((o) => o !== s && role(o) === 'tool' && isAncestor(tree, o, s)));
   const leafLlms = llms.filter((l) => !llms.some((o) => o !== l && isAncestor(tree, l, o)));
-  const input = runInput(runFacts, llms[0] ? factsOf(infos, llms[0]) : undefined);
+  const startTime = rfc3339(span.startTimeUnixNano, tree.memo);
+  const endTime = rfc3339(span.endTimeUnixNano, tree.memo);
+  const input = runInput(runFacts, llms[0] ? factsOf(infos, llms[0]) : undefined, { spanId: span.spanId, createdAt: startTime });
   const text = finalText(runFacts, llms, infos);
   const invocations = toolInvocations(tools, llms, infos);
   const output: RunMessage[] = [];
-  if (text !== undefined || invocations.length > 0) {
-    const msg: RunMessage = { role: 'assistant', content: text ?? '' };
-    if (invocations.length > 0) msg.toolInvocations = invocations;
-    output.push(msg);
-  }
+  if (text !== undefined || invocations.length > 0) output.push(assistantMessage(text ?? '', invocations, { id: `${span.spanId}-out-0`, createdAt: endTime }));
   const context: string[] = [];
   for (const s of [span, ...sorted]) for (const d of factsOf(infos, s).documents ?? []) context.push(d);
   let model: string | undefined;
@@ -296,15 +351,14 @@ export function buildRun(
     spanId: span.spanId,
     agentName: runFacts.agentName ?? span.name,
     convention,
-    input: { inputMessages: input.user, systemMessages: input.system },
+    input: { inputMessages: input.user, rememberedMessages: input.remembered, systemMessages: input.system, taggedSystemMessages: {} },
     output,
     toolResults: extractToolResults(output),
     context,
     status: info?.error !== undefined ? 'error' : 'ok',
-    startTime: rfc3339(span.startTimeUnixNano, tree.memo),
-    endTime: rfc3339(span.endTimeUnixNano, tree.memo),
+    startTime,
+    endTime,
   };
-  if (input.remembered.length > 0) run.input.rememberedMessages = input.remembered;
   if (model !== undefined) run.model = model;
   if (usage) run.usage = usage;
   const service = asString(span.resource.attributes['service.name']);

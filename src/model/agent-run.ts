@@ -1,18 +1,23 @@
 /**
  * The scoring unit: one agent invocation and its subtree (docs/records.md, "The agent run"). `extract` prints it as JSON;
- * scorers receive `input` / `output` in Mastra's agent scorer run shape.
+ * scorers receive `input` / `output` in Mastra's agent scorer run shape (`ScorerRunInputForAgent`, `MastraDBMessage[]`).
  */
 import type { Attributes, Span } from './span.js';
 
 /** Which convention an agent run was read from. */
 export type Convention = 'genai' | 'aisdk' | 'openinference' | 'openllmetry' | 'mastra' | 'mapping';
 
-/** A text part or a tool-invocation part of a Mastra format-2 message (kept for compatibility with Mastra helpers). */
+/**
+ * A part of a Mastra format-2 message: text and tool invocations are what extraction writes; other Mastra part
+ * types (`step-start`, `reasoning`, `source-url`, …) pass through datasets unchanged.
+ */
 export type MessagePart =
   | { type: 'text'; text: string }
   | { type: 'tool-invocation'; toolInvocation: ToolInvocation }
+  | { type: 'step-start' }
   | { type: string; [key: string]: unknown };
 
+/** Mastra's `MastraToolInvocation`, plus tracejudge's `resultText`. */
 export interface ToolInvocation {
   toolCallId: string;
   toolName: string;
@@ -23,24 +28,48 @@ export interface ToolInvocation {
   /** Set with `state: 'output-error'`. */
   errorText?: string;
   isError?: boolean;
-  /** Readable text of a wrapped result (content-block arrays, `{type, value}` outputs); `result` keeps the recorded value. */
+  /** tracejudge extra: readable text of a wrapped result (content-block arrays, `{type, value}` outputs); `result` keeps the recorded value. */
   resultText?: string;
 }
 
-/** A message as tracejudge emits it: `content` is the plain text; tool invocations sit beside it. */
+/**
+ * Mastra's `MastraDBMessage` (format 2), as JSON. Build one with the helpers of `./messages.ts`
+ * (`userMessage`, `assistantMessage`, …) and read its text with `messageText`.
+ */
 export interface RunMessage {
-  role: 'user' | 'assistant' | 'system' | 'tool';
-  content: string;
-  toolInvocations?: ToolInvocation[];
+  /** Stable: derived from the run span and the message's position, never random (e.g. `<spanId>-out-0`). */
+  id: string;
+  /** Mastra has no `tool` role: tool results live in the assistant message's tool invocations. */
+  role: 'user' | 'assistant' | 'system';
+  /** RFC 3339. Mastra types it `Date`; runs are JSON records, so it is the string. */
+  createdAt: string;
+  content: {
+    format: 2;
+    /** Tool-invocation and text parts, in the order they happened. */
+    parts: MessagePart[];
+    /** The plain text; omitted when empty. */
+    content?: string;
+    /** The same invocations as the tool-invocation parts (Mastra's legacy array); omitted when none. */
+    toolInvocations?: ToolInvocation[];
+  };
 }
 
+/** Mastra's `CoreSystemMessage`. */
+export interface SystemMessage {
+  role: 'system';
+  content: string;
+}
+
+/** Mastra's agent scorer input (`ScorerRunInputForAgent`). */
 export interface RunInput {
   /** The user turn that started the run. */
   inputMessages: RunMessage[];
+  /** Earlier conversation turns seen by the model, when the convention carries them; `[]` otherwise. */
+  rememberedMessages: RunMessage[];
   /** System prompt(s), kept apart from the user turn. */
-  systemMessages: RunMessage[];
-  /** Earlier conversation turns seen by the model, when the convention carries them. */
-  rememberedMessages?: RunMessage[];
+  systemMessages: SystemMessage[];
+  /** Always `{}`: traces carry no tags for system messages. */
+  taggedSystemMessages: Record<string, SystemMessage[]>;
 }
 
 export interface ToolResult {

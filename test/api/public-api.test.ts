@@ -17,9 +17,30 @@ describe('public API (the README, "Library")', () => {
       'componentSettings',
       'createSettings',
       'buildService',
+      'createClaimGroundingScorer',
+      'createAnsweredScorer',
+      'createDefaultJudgeResolver',
+      'parseModelString',
+      'emptyRunWarning',
+      'runExperiment',
     ]) {
       expect(typeof (api as Record<string, unknown>)[name], name).toBe('function');
     }
+  });
+
+  it('the default no-judge scorers are exported and give the documented verdicts', async () => {
+    // The tool says shipped by DHL; the answer says cancelled via FedEx: a contradiction fails.
+    const tools = [{ toolCallId: 'c1', toolName: 'getOrder', args: { id: 'A-1009' }, result: { status: 'shipped', carrier: 'DHL' }, state: 'result' as const }];
+    const run = (answer: string) => ({
+      input: api.agentInput('Where is order A-1009?'),
+      output: [api.assistantMessage(answer, tools)],
+      runId: 'r1',
+    });
+    const grounding = api.createClaimGroundingScorer();
+    expect((await grounding.run(run('Order A-1009 was cancelled and sent via FedEx.'))).score).toBe(0);
+    expect((await grounding.run(run('Order A-1009 has shipped with DHL.'))).score).toBeGreaterThanOrEqual(0.6);
+    const answered = api.createAnsweredScorer();
+    expect((await answered.run(run("I'm sorry, I don't have access to order information."))).score).toBe(0);
   });
 
   it('a scorer run resolves to the documented shape', async () => {

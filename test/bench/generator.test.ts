@@ -88,17 +88,23 @@ describe('bench trace generator', () => {
     const llm = new TraceGenerator({ seed: 8, mix: { aisdk6: 1 }, messageSize: 'llm' }).take(5);
     const bytes = (ts: GeneratedTrace[]): number => encodeJson({ resourceSpans: ts.flatMap((t) => t.resourceSpans) }).length;
     expect(bytes(llm) - bytes(small)).toBeGreaterThan(5 * 2500);
+    // Padding goes after the support agent's SYSTEM_PROMPT (bench/generator/transform.ts); a template with its own
+    // prompt (the ticket classifier of aisdk6-two-runs-one-trace) carries no padding and keeps valid JSON too.
+    let padded = 0;
     for (const t of llm) {
       for (const s of spansOf(t)) {
         const messages = s.attributes?.find((a) => a.key === 'ai.prompt.messages')?.value?.stringValue;
         if (messages === undefined) continue;
-        const parsed = JSON.parse(messages) as { role: string; content: unknown }[];
-        const system = parsed.find((m) => m.role === 'system');
+        const system = (JSON.parse(messages) as { role: string; content: unknown }[]).find((m) => m.role === 'system');
         expect(typeof system?.content).toBe('string');
-        expect((system?.content as string).startsWith(SYSTEM_PROMPT)).toBe(true);
-        expect((system?.content as string).length).toBeGreaterThan(2000);
+        const text = system?.content as string;
+        if (text.startsWith(SYSTEM_PROMPT)) {
+          expect(text.length).toBeGreaterThan(2000);
+          padded++;
+        } else expect(text.length).toBeLessThan(200);
       }
     }
+    expect(padded).toBeGreaterThanOrEqual(5);
   });
 });
 

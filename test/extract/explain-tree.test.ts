@@ -33,7 +33,7 @@ describe('span tree', () => {
     expect(tree.eventsOf(chat.spanId).map((e) => e.origin)).toEqual(['log']);
     expect(tree.unjoinedLogs).toHaveLength(1);
     const [ctx] = extractAgentRunContexts({ spans: [chat], logs: [log] });
-    expect(ctx?.run.output[0]?.content).toBe('hello');
+    expect(ctx?.run.output[0]?.content.content).toBe('hello');
     expect(ctx?.spans.map((s) => s.spanId)).toEqual([chat.spanId]);
   });
 });

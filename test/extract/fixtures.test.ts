@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { extractToolResults } from '../../src/extract/helpers.js';
+import { messageInvocations, messageText } from '../../src/model/messages.js';
 import { expectedPath, fixtureNames, runsOf, type ExpectedFile } from './fixture-io.js';
 
 const names = fixtureNames();
@@ -40,24 +41,24 @@ describe.each(families)('scenarios: %s', (family) => {
 
   it.runIf(has('two-tools'))('two tools: both results, in order, with parsed args', () => {
     const [run] = runsOf(`${family}-two-tools`);
-    expect(run?.input.inputMessages).toEqual([{ role: 'user', content: 'What is the weather in Paris, in Fahrenheit?' }]);
+    expect(run?.input.inputMessages.map((m) => [m.role, messageText(m)])).toEqual([['user', 'What is the weather in Paris, in Fahrenheit?']]);
     expect(run?.input.systemMessages[0]?.content).toBe('You are a helpful customer-support agent for Acme. Use tools when needed.');
     expect(run?.toolResults.map((t) => [t.toolName, t.args, t.result])).toEqual([
       ['getWeather', { city: 'Paris' }, { city: 'Paris', temperatureC: 18, condition: 'light rain' }],
       ['convertTemperature', { celsius: 18 }, { fahrenheit: 64.4 }],
     ]);
-    expect(run?.output.at(-1)?.content).toBe('It is 18°C (64.4°F) with light rain in Paris right now.');
+    expect(messageText(run!.output.at(-1)!)).toBe('It is 18°C (64.4°F) with light rain in Paris right now.');
     expect(run?.usage).toEqual({ inputTokens: 540, outputTokens: 77 });
     expect(run?.status).toBe('ok');
   });
 
   it.runIf(has('tool-error'))('a throwing tool is an error, not a result', () => {
     const [run] = runsOf(`${family}-tool-error`);
-    const inv = run?.output.flatMap((m) => m.toolInvocations ?? []);
+    const inv = run?.output.flatMap((m) => messageInvocations(m));
     expect(inv?.map((i) => [i.toolName, i.state])).toEqual([['lookupOrder', 'output-error']]);
     expect(inv?.[0]?.errorText).toContain('Order database unavailable');
     expect(run?.toolResults).toEqual([]);
-    expect(run?.output.at(-1)?.content).toMatch(/^Sorry, I could not look up order A-1001/);
+    expect(messageText(run!.output.at(-1)!)).toMatch(/^Sorry, I could not look up order A-1001/);
   });
 
   it.runIf(has('nested-agents'))('nested agents are separate runs; the inner tool is not the parent’s', () => {
@@ -66,7 +67,7 @@ describe.each(families)('scenarios: %s', (family) => {
     expect(runs[0]?.toolResults.map((t) => t.toolName)).toEqual(['askBillingAgent']);
     expect(runs[0]?.toolResults[0]?.result).toBe('Invoice INV-2025-118 for 129.50 EUR was paid on 2025-12-03.');
     expect(runs[1]?.toolResults.map((t) => t.toolName)).toEqual(['getInvoice']);
-    expect(runs[1]?.input.inputMessages[0]?.content).toBe('Has invoice INV-2025-118 been paid?');
+    expect(messageText(runs[1]!.input.inputMessages[0]!)).toBe('Has invoice INV-2025-118 been paid?');
     expect(runs[0]?.usage).toEqual({ inputTokens: 380, outputTokens: 56 });
     expect(runs[1]?.usage).toEqual({ inputTokens: 240, outputTokens: 38 });
   });
@@ -81,8 +82,34 @@ describe.each(families)('scenarios: %s', (family) => {
     const runs = runsOf(`${family}-two-runs-one-trace`);
     expect(runs.map((r) => r.agentName)).toEqual(['ticket-classifier', 'support-agent']);
     expect(new Set(runs.map((r) => r.traceId)).size).toBe(1);
-    expect(runs[0]?.output).toEqual([{ role: 'assistant', content: 'billing' }]);
+    expect(runs[0]?.output.map((m) => [m.role, messageText(m), messageInvocations(m).length])).toEqual([['assistant', 'billing', 0]]);
     expect(runs[1]?.toolResults.map((t) => t.toolName)).toEqual(['getWeather']);
+  });
+});
+
+describe('Mastra message shape', () => {
+  it.each(names)('%s: format-2 messages with ids from the run span and times from the span', (name) => {
+    for (const run of runsOf(name)) {
+      const messages = [...run.input.inputMessages, ...run.input.rememberedMessages, ...run.output];
+      for (const m of messages) {
+        expect(m.content.format).toBe(2);
+        expect(m.id.startsWith(`${run.spanId}-`)).toBe(true);
+        // Text and invocations are said twice, as Mastra does: in the parts and in content / toolInvocations.
+        const textParts = m.content.parts.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text);
+        expect(textParts.join('\n')).toBe(m.content.content ?? '');
+        const invocationParts = m.content.parts.filter((p) => p.type === 'tool-invocation').map((p) => (p as { toolInvocation: unknown }).toolInvocation);
+        expect(invocationParts).toEqual(m.content.toolInvocations ?? []);
+      }
+      for (const m of run.input.inputMessages) expect([m.role, m.createdAt]).toEqual(['user', run.startTime]);
+      run.output.forEach((m, i) => expect([m.id, m.role, m.createdAt]).toEqual([`${run.spanId}-out-${i}`, 'assistant', run.endTime]));
+      expect(new Set(messages.map((m) => m.id)).size).toBe(messages.length);
+      expect(run.input.taggedSystemMessages).toEqual({});
+      for (const s of run.input.systemMessages) expect(Object.keys(s).sort()).toEqual(['content', 'role']);
+    }
+  });
+
+  it('gives the same ids on every extraction', () => {
+    for (const name of names) expect(runsOf(name).map((r) => r.output.map((m) => m.id))).toEqual(runsOf(name).map((r) => r.output.map((m) => m.id)));
   });
 });
 

@@ -16,7 +16,9 @@ describe('capText', () => {
 describe('caps in extraction', () => {
   it('cuts texts and structured tool results to maxTextBytes and notes it', () => {
     const [run] = runsOf('aisdk6-rag', { maxTextBytes: 40 });
-    expect(run?.input.inputMessages[0]?.content).toBe('Can I get a refund for something I bough…[truncated 12 bytes]');
+    const cut = 'Can I get a refund for something I bough…[truncated 12 bytes]';
+    expect(run?.input.inputMessages[0]?.content.content).toBe(cut);
+    expect(run?.input.inputMessages[0]?.content.parts).toEqual([{ type: 'text', text: cut }]);
     const result = run?.toolResults[0]?.result;
     expect(typeof result).toBe('string');
     expect(result as string).toMatch(/^\[\{"id":"kb-17".*…\[truncated \d+ bytes\]$/);
@@ -37,7 +39,16 @@ describe('redaction', () => {
     if (!run) throw new Error('no run');
     const before = JSON.stringify(run);
     const red = redactRun({ ...run, groundTruth: { contact: 'ops@acme.io' } }, rules);
-    expect(red.input.inputMessages[0]?.content).toBe('Why was I charged twice? My card is [card], mail me at [email]');
+    const text = 'Why was I charged twice? My card is [card], mail me at [email]';
+    expect(red.input.inputMessages[0]?.content.content).toBe(text);
+    expect(red.input.inputMessages[0]?.content.parts).toEqual([{ type: 'text', text }]);
+    // Ids, times, formats and part types are not texts: a rule that matches them leaves them alone.
+    const wide = redactRun(run, [{ pattern: 'text|tool-invocation|Z$|-out-0|\\d', replacement: '#' }]);
+    expect(wide.output[0]?.id).toBe(run.output[0]?.id);
+    expect(wide.output[0]?.createdAt).toBe(run.output[0]?.createdAt);
+    expect(wide.output[0]?.content.parts.map((p) => p.type)).toEqual(run.output[0]?.content.parts.map((p) => p.type));
+    expect(wide.output[0]?.content.format).toBe(2);
+    expect(wide.input.inputMessages[0]?.content.content).toContain('#');
     expect(red.groundTruth).toEqual({ contact: '[email]' });
     expect(red.traceId).toBe(run.traceId);
     expect(JSON.stringify(run)).toBe(before);

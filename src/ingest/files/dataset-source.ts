@@ -1,7 +1,8 @@
 /**
  * `score --dataset FILE`: a JSON-lines dataset of `{ input, output?, groundTruth? }` items as a source.
- * Each item becomes an agent run (a string input is the user message, a string output the assistant
- * message, as Mastra's `runEvals` treats them) with a trace id derived from the file and line, and goes
+ * Each item becomes an agent run in Mastra's shape (a string input is the user message, a string output the
+ * assistant message, as Mastra's `runEvals` treats them; messages in tracejudge's earlier `{ role, content }`
+ * shape are converted; docs/records.md) with a trace id derived from the file and line, and goes
  * straight to the pipeline (there are no spans to assemble). Items without `output` are reported and left
  * out: there is no target agent here to produce one.
  */
@@ -10,7 +11,8 @@ import { readFileSync } from 'node:fs';
 import { raceDeadline, type Component } from '../../component.js';
 import { ErrorCodes, TracejudgeError } from '../../errors.js';
 import { deferred } from '../../util/deferred.js';
-import type { AgentRun, AgentRunContext, RunInput, RunMessage } from '../../model/agent-run.js';
+import type { AgentRun, AgentRunContext, MessagePart, RunInput, RunMessage, SystemMessage, ToolInvocation } from '../../model/agent-run.js';
+import { assistantMessage, messageFromParts, systemMessage, textMessage, userMessage, type MessageOptions } from '../../model/messages.js';
 import type { Span } from '../../model/span.js';
 
 export interface DatasetItem {
@@ -48,31 +50,107 @@ export function readDataset(path: string): { items: DatasetItem[]; withoutOutput
       withoutOutput.push(i + 1);
       return;
     }
-    items.push({ line: i + 1, input: v.input, output: v.output, ...(v.groundTruth !== undefined ? { groundTruth: v.groundTruth } : {}) });
+    const item: DatasetItem = { line: i + 1, input: v.input, output: v.output, ...(v.groundTruth !== undefined ? { groundTruth: v.groundTruth } : {}) };
+    itemMessages(path, item, 'check', new Date(0).toISOString());
+    items.push(item);
   });
   return { items, withoutOutput };
 }
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v) ?? '');
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-function messages(v: unknown, role: RunMessage['role']): RunMessage[] {
-  if (typeof v === 'string') return [{ role, content: v }];
-  if (Array.isArray(v)) {
-    return v.map((m: unknown) => {
-      const o = m !== null && typeof m === 'object' ? (m as { role?: unknown; content?: unknown }) : {};
-      const r = o.role === 'user' || o.role === 'assistant' || o.role === 'system' || o.role === 'tool' ? o.role : role;
-      return { role: r, content: text(o.content ?? m) };
-    });
+/** A dataset value that is not a valid run message; `path` names where in the item (`output[1]`). */
+class ShapeError extends Error {
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
+    super(`${path}: ${message}`);
   }
-  return [{ role, content: text(v) }];
 }
 
-function runInput(v: unknown): RunInput {
-  if (v !== null && typeof v === 'object' && !Array.isArray(v) && Array.isArray((v as { inputMessages?: unknown }).inputMessages)) {
-    const o = v as { inputMessages: unknown; systemMessages?: unknown };
-    return { inputMessages: messages(o.inputMessages, 'user'), systemMessages: o.systemMessages === undefined ? [] : messages(o.systemMessages, 'system') };
+/** Text of a content value: a string, the text parts of a part array joined with newlines, else its JSON. */
+function contentText(content: unknown, sep = '\n'): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content
+      .filter((p): p is { type: 'text'; text: string } => isObject(p) && p.type === 'text' && typeof p.text === 'string')
+      .map((p) => p.text)
+      .join(sep);
   }
-  return { inputMessages: messages(v, 'user'), systemMessages: [] };
+  return text(content);
+}
+
+/**
+ * One message of a dataset item, as a Mastra format-2 message. A format-2 message is kept as written (its
+ * `id` and `createdAt` filled in when missing); a string is a message of `role`; `{ role, content }` (the
+ * shape tracejudge wrote before, with `toolInvocations` beside `content`, or AI SDK text parts) is
+ * converted. A `tool` message is refused: Mastra keeps tool results in the assistant message's invocations.
+ */
+function datasetMessage(v: unknown, role: 'user' | 'assistant', options: Required<MessageOptions>, path: string): RunMessage {
+  if (typeof v === 'string') return role === 'user' ? userMessage(v, options) : assistantMessage(v, [], options);
+  if (!isObject(v)) return textMessage(role, text(v), options);
+  if (v.role === 'tool') throw new ShapeError(path, 'role "tool" is not a run message role; put tool results in the assistant message\'s "toolInvocations"');
+  const c = v.content;
+  if (isObject(c) && (c.format === 2 || Array.isArray(c.parts))) {
+    const createdAt = typeof v.createdAt === 'string' ? v.createdAt : v.createdAt instanceof Date ? v.createdAt.toISOString() : options.createdAt;
+    return { ...v, id: typeof v.id === 'string' ? v.id : options.id, role: typeof v.role === 'string' ? v.role : role, createdAt, content: { ...c, format: 2, parts: Array.isArray(c.parts) ? (c.parts as MessagePart[]) : [] } } as RunMessage;
+  }
+  const r = v.role === 'user' || v.role === 'assistant' || v.role === 'system' ? v.role : role;
+  const body = c === undefined ? text(v) : contentText(c);
+  const invocations = v.toolInvocations;
+  if (invocations === undefined) return textMessage(r, body, options);
+  if (!Array.isArray(invocations) || !invocations.every((i) => isObject(i) && typeof i.toolName === 'string')) {
+    throw new ShapeError(`${path}.toolInvocations`, 'expected a list of tool invocations ({ toolCallId, toolName, args, state, result })');
+  }
+  const parts: MessagePart[] = (invocations as unknown as ToolInvocation[]).map((toolInvocation) => ({ type: 'tool-invocation', toolInvocation }));
+  if (body !== '') parts.push({ type: 'text', text: body });
+  return messageFromParts(r, parts, options);
+}
+
+function datasetMessages(v: unknown, role: 'user' | 'assistant', ids: { prefix: string; createdAt: string }, path: string): RunMessage[] {
+  const at = (i: number): Required<MessageOptions> => ({ id: `${ids.prefix}-${i}`, createdAt: ids.createdAt });
+  if (Array.isArray(v)) return v.map((m, i) => datasetMessage(m, role, at(i), `${path}[${i}]`));
+  return [datasetMessage(v, role, at(0), path)];
+}
+
+function datasetSystemMessages(v: unknown, path: string): SystemMessage[] {
+  const one = (m: unknown, where: string): SystemMessage => {
+    if (typeof m === 'string') return systemMessage(m);
+    if (isObject(m) && m.content !== undefined) return systemMessage(contentText(m.content, ' '));
+    throw new ShapeError(where, 'expected a system message: a string or { role: "system", content }');
+  };
+  return Array.isArray(v) ? v.map((m, i) => one(m, `${path}[${i}]`)) : [one(v, path)];
+}
+
+/** The run input of an item: a string, a message list, or an agent input (`{ inputMessages, systemMessages?, … }`). */
+function runInput(v: unknown, spanId: string, createdAt: string): RunInput {
+  const ids = (prefix: string) => ({ prefix: `${spanId}-${prefix}`, createdAt });
+  if (isObject(v) && Array.isArray(v.inputMessages)) {
+    const tagged: Record<string, SystemMessage[]> = {};
+    if (v.taggedSystemMessages !== undefined) {
+      if (!isObject(v.taggedSystemMessages)) throw new ShapeError('input.taggedSystemMessages', 'expected an object of system message lists');
+      for (const [tag, list] of Object.entries(v.taggedSystemMessages)) tagged[tag] = datasetSystemMessages(list, `input.taggedSystemMessages.${tag}`);
+    }
+    return {
+      inputMessages: datasetMessages(v.inputMessages, 'user', ids('in'), 'input.inputMessages'),
+      rememberedMessages: v.rememberedMessages === undefined ? [] : datasetMessages(v.rememberedMessages, 'user', ids('mem'), 'input.rememberedMessages'),
+      systemMessages: v.systemMessages === undefined ? [] : datasetSystemMessages(v.systemMessages, 'input.systemMessages'),
+      taggedSystemMessages: tagged,
+    };
+  }
+  return { inputMessages: datasetMessages(v, 'user', ids('in'), 'input'), rememberedMessages: [], systemMessages: [], taggedSystemMessages: {} };
+}
+
+/** The run's input and output messages of an item; a value that cannot be a message is an error naming `file:line` and the path. */
+function itemMessages(file: string, item: Pick<DatasetItem, 'line' | 'input' | 'output'>, spanId: string, createdAt: string): { input: RunInput; output: RunMessage[] } {
+  try {
+    return { input: runInput(item.input, spanId, createdAt), output: datasetMessages(item.output, 'assistant', { prefix: `${spanId}-out`, createdAt }, 'output') };
+  } catch (err) {
+    if (err instanceof ShapeError) throw new TracejudgeError(ErrorCodes.INPUT_MALFORMED, `${file}:${item.line}: ${err.message}`);
+    throw err;
+  }
 }
 
 /** The agent run of one item (agent `dataset`), with a span to stand for it. */
@@ -87,8 +165,7 @@ function datasetRun(file: string, item: DatasetItem, at: Date): AgentRunContext 
     spanId,
     agentName: 'dataset',
     convention: 'mapping',
-    input: runInput(item.input),
-    output: messages(item.output, 'assistant'),
+    ...itemMessages(file, item, spanId, time),
     toolResults: [],
     context: [],
     status: 'ok',

@@ -58,3 +58,40 @@ export class ScorerRunError extends TracejudgeError {
     this.result = result;
   }
 }
+
+/**
+ * A `runEvals` call that went wrong. `field` names the option at fault (`scorers`, `scorers.steps["check"][0]`,
+ * `data[3].input`, `target`, …). Misuse has code `TJ_USAGE`; a target or scorer that throws while running has
+ * `TJ_SCORER_FAILED` and the original error as `cause`. `referenceId` is Mastra's error id for the same case.
+ *
+ * @example
+ * ```ts
+ * try { await runEvals({ data, scorers: {} as never }); }
+ * catch (e) { if (e instanceof RunEvalsError) console.error(e.code, e.field); } // TJ_USAGE scorers
+ * ```
+ */
+export class RunEvalsError extends TracejudgeError {
+  readonly field: string;
+  readonly referenceId: string | undefined;
+  constructor(
+    code: typeof ErrorCodes.USAGE | typeof ErrorCodes.SCORER_FAILED,
+    field: string,
+    message: string,
+    options: { cause?: unknown; referenceId?: string } = {},
+  ) {
+    super(code, message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'RunEvalsError';
+    this.field = field;
+    this.referenceId = options.referenceId;
+  }
+}
+
+/** A `TJ_USAGE` {@link RunEvalsError}: `runEvals: <field>: <problem>`. */
+export function evalsUsage(field: string, problem: string, referenceId?: string): RunEvalsError {
+  return new RunEvalsError(ErrorCodes.USAGE, field, `runEvals: ${field}: ${problem}`, referenceId === undefined ? {} : { referenceId });
+}
+
+/** A `TJ_SCORER_FAILED` {@link RunEvalsError} wrapping what a target or scorer threw. */
+export function evalsFailure(field: string, what: string, cause: unknown, referenceId: string): RunEvalsError {
+  return new RunEvalsError(ErrorCodes.SCORER_FAILED, field, `runEvals: ${what}: ${errorMessage(cause)}`, { cause, referenceId });
+}

@@ -7,9 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { ScorerDefinitionError, ScorerRunError } from './errors.js';
-import { componentSettings } from '../../component.js';
 import { isJudgeModelPort, type JudgeModelPort } from '../../judge/port.js';
-import { JudgeResolver } from '../../judge/resolver.js';
+import { createDefaultJudgeResolver } from '../../judge/default-resolver.js';
+import type { JudgeResolver } from '../../judge/resolver.js';
 import { isNotScorable, type NotScorable } from './not-scorable.js';
 import type {
   FunctionStep,
@@ -29,7 +29,6 @@ import type {
   TextPromptStep,
 } from './types.js';
 
-/** `createScorer` config (docs/scorers.md). */
 /** Per-run options of {@link Scorer.run}. */
 export interface ScorerRunOptions {
   /**
@@ -39,7 +38,7 @@ export interface ScorerRunOptions {
   skipReason?: (score: number) => boolean;
   /**
    * Turns `judge.model` values that are not ports (model strings, AI SDK model objects) into ports. The
-   * service passes its own; without it the scorer makes one from the environment on first use.
+   * service passes its own; without it the scorer's own resolver (made from `process.env` on its first judge step, `createDefaultJudgeResolver`) serves them.
    */
   judges?: JudgePorts;
 }
@@ -49,11 +48,29 @@ export interface JudgePorts {
   resolve(model: unknown): JudgeModelPort | undefined;
 }
 
-export interface ScorerConfig<TInput = unknown, TOutput = unknown> {
-  /** Required; the evaluation name when no config name is given. */
+/** `createScorer` config with an `id` (the form Mastra 1.x requires). */
+export interface ScorerConfigWithId<TInput = unknown, TOutput = unknown> extends ScorerConfigBase<TInput, TOutput> {
+  /** The scorer's id: the evaluation name when no config name is given. */
   id: string;
   /** Display name; defaults to `id`. */
   name?: string;
+}
+
+/**
+ * `createScorer` config with a `name` only, as Mastra's `MastraScorer` and `runEvals` examples (and Mastra 0.x)
+ * write it: the id is the name itself, unchanged, so `result.scores['My Scorer']` keeps working.
+ */
+export interface ScorerConfigWithName<TInput = unknown, TOutput = unknown> extends ScorerConfigBase<TInput, TOutput> {
+  id?: undefined;
+  /** The display name, and the id. */
+  name: string;
+}
+
+/** `createScorer` config (docs/scorers.md): `id`, or `name` alone. */
+export type ScorerConfig<TInput = unknown, TOutput = unknown> = ScorerConfigWithId<TInput, TOutput> | ScorerConfigWithName<TInput, TOutput>;
+
+/** The fields of every `createScorer` config. */
+export interface ScorerConfigBase<TInput = unknown, TOutput = unknown> {
   description: string;
   /** Default judge for prompt-object steps. */
   judge?: JudgeConfig;
@@ -114,7 +131,26 @@ function copyOwn(o: object): Record<string, unknown> {
 }
 
 /**
- * A scorer pipeline (the reference's `MastraScorer`). Immutable: every builder method returns a new scorer.
+ * The id of a scorer config: `id`, else `name` as is (Mastra's docs create scorers from a name alone). A
+ * `name` is not slugged, so results keyed by id read the same as the name the user wrote.
+ */
+function idOf(config: unknown): string {
+  if (config === null || typeof config !== 'object') {
+    throw new ScorerDefinitionError('MASTR_SCORER_FAILED_TO_CREATE_MISSING_ID', 'createScorer: the config must be an object with an `id` or a `name`');
+  }
+  const { id, name } = config as { id?: unknown; name?: unknown };
+  if (id !== undefined) {
+    if (typeof id === 'string' && id !== '') return id;
+    throw new ScorerDefinitionError('MASTR_SCORER_FAILED_TO_CREATE_MISSING_ID', `createScorer: \`id\` must be a non-empty string, got ${id === '' ? 'an empty string' : typeof id}`);
+  }
+  if (typeof name === 'string' && name !== '') return name;
+  throw new ScorerDefinitionError('MASTR_SCORER_FAILED_TO_CREATE_MISSING_ID', 'createScorer: `id` is required (a non-empty string), or a `name` to use as the id');
+}
+
+/**
+ * A scorer pipeline: Mastra's `MastraScorer`, also exported as `Scorer`. Every scorer made by
+ * {@link createScorer} and by the prebuilt factories is an instance (`scorer instanceof MastraScorer`).
+ * Immutable: every builder method returns a new scorer.
  *
  * @example
  * ```ts
@@ -124,7 +160,7 @@ function copyOwn(o: object): Record<string, unknown> {
  * const r = await exact.run({ output: 'a', groundTruth: 'a' }); // r.score === 1
  * ```
  */
-export class Scorer<TInput = unknown, TOutput = unknown, TAcc extends StepResults = StepResults> {
+export class MastraScorer<TInput = unknown, TOutput = unknown, TAcc extends StepResults = StepResults> {
   readonly id: string;
   readonly description: string;
   readonly judge: JudgeConfig | undefined;
@@ -134,15 +170,13 @@ export class Scorer<TInput = unknown, TOutput = unknown, TAcc extends StepResult
   readonly #steps: readonly CompiledStep[];
   readonly #infos: readonly StepInfo[];
   readonly #hasScore: boolean;
-  /** Made from the environment the first time a run needs a judge and was given none. */
-  #ownJudges: JudgeResolver | undefined;
+  /** Serves judge steps when a run is given no resolver; made on the first such step. */
+  #defaultJudges: JudgeResolver | undefined;
 
   /** Use {@link createScorer}. */
   constructor(config: ScorerConfig<TInput, TOutput>, steps: readonly CompiledStep[] = []) {
-    if (config === null || typeof config !== 'object' || typeof config.id !== 'string' || config.id === '') {
-      throw new ScorerDefinitionError('MASTR_SCORER_FAILED_TO_CREATE_MISSING_ID', 'createScorer: `id` is required (a non-empty string)');
-    }
-    this.id = config.id;
+    const id = idOf(config);
+    this.id = id;
     this.#name = config.name;
     this.description = config.description;
     this.judge = config.judge;
@@ -163,9 +197,9 @@ export class Scorer<TInput = unknown, TOutput = unknown, TAcc extends StepResult
     return this.#steps.some((s) => s.info.type === 'prompt');
   }
 
-  /** The config this scorer was created with. */
-  get config(): ScorerConfig<TInput, TOutput> {
-    const c: ScorerConfig<TInput, TOutput> = { id: this.id, description: this.description };
+  /** The config this scorer was created with, with its id filled in (from the name when it had none). */
+  get config(): ScorerConfigWithId<TInput, TOutput> {
+    const c: ScorerConfigWithId<TInput, TOutput> = { id: this.id, description: this.description };
     if (this.#name !== undefined) c.name = this.#name;
     if (this.judge !== undefined) c.judge = this.judge;
     if (this.type !== undefined) c.type = this.type;
@@ -181,10 +215,10 @@ export class Scorer<TInput = unknown, TOutput = unknown, TAcc extends StepResult
   /** Add a preprocess step: a function, or a prompt object with an `outputSchema`. */
   preprocess<S extends z.ZodType>(
     step: StructuredPromptStep<StepContext<TInput, TOutput, TAcc>, S>,
-  ): Scorer<TInput, TOutput, TAcc & { preprocessStepResult: z.infer<S> }>;
+  ): MastraScorer<TInput, TOutput, TAcc & { preprocessStepResult: z.infer<S> }>;
   preprocess<T>(
     step: FunctionStep<StepContext<TInput, TOutput, TAcc>, T>,
-  ): Scorer<TInput, TOutput, TAcc & { preprocessStepResult: StepValue<T> }>;
+  ): MastraScorer<TInput, TOutput, TAcc & { preprocessStepResult: StepValue<T> }>;
   preprocess(step: unknown): unknown {
     return this.#with('preprocess', step);
   }
@@ -192,10 +226,10 @@ export class Scorer<TInput = unknown, TOutput = unknown, TAcc extends StepResult
   /** Add an analyze step: a function, or a prompt object with an `outputSchema`. */
   analyze<S extends z.ZodType>(
     step: StructuredPromptStep<StepContext<TInput, TOutput, TAcc>, S>,
-  ): Scorer<TInput, TOutput, TAcc & { analyzeStepResult: z.infer<S> }>;
+  ): MastraScorer<TInput, TOutput, TAcc & { analyzeStepResult: z.infer<S> }>;
   analyze<T>(
     step: FunctionStep<StepContext<TInput, TOutput, TAcc>, T>,
-  ): Scorer<TInput, TOutput, TAcc & { analyzeStepResult: StepValue<T> }>;
+  ): MastraScorer<TInput, TOutput, TAcc & { analyzeStepResult: StepValue<T> }>;
   analyze(step: unknown): unknown {
     return this.#with('analyze', step);
   }
@@ -203,26 +237,26 @@ export class Scorer<TInput = unknown, TOutput = unknown, TAcc extends StepResult
   /** Add the score step: a function returning a number (or `notScorable`), or a prompt object (judge answers `{ score }`). */
   generateScore(
     step: TextPromptStep<StepContext<TInput, TOutput, TAcc>> | FunctionStep<StepContext<TInput, TOutput, TAcc>, number | NotScorable>,
-  ): Scorer<TInput, TOutput, TAcc & { generateScoreStepResult: number }> {
-    return this.#with('generateScore', step) as unknown as Scorer<TInput, TOutput, TAcc & { generateScoreStepResult: number }>;
+  ): MastraScorer<TInput, TOutput, TAcc & { generateScoreStepResult: number }> {
+    return this.#with('generateScore', step) as unknown as MastraScorer<TInput, TOutput, TAcc & { generateScoreStepResult: number }>;
   }
 
   /** Add the reason step: a function, or a prompt object answered in plain text. Receives `score`. */
   generateReason(
     step: TextPromptStep<ReasonContext<TInput, TOutput, TAcc>>,
-  ): Scorer<TInput, TOutput, TAcc & { generateReasonStepResult: string }>;
+  ): MastraScorer<TInput, TOutput, TAcc & { generateReasonStepResult: string }>;
   generateReason<T>(
     step: FunctionStep<ReasonContext<TInput, TOutput, TAcc>, T>,
-  ): Scorer<TInput, TOutput, TAcc & { generateReasonStepResult: StepValue<T> }>;
+  ): MastraScorer<TInput, TOutput, TAcc & { generateReasonStepResult: StepValue<T> }>;
   generateReason(step: unknown): unknown {
     return this.#with('generateReason', step);
   }
 
-  #with(name: StepName, step: unknown): Scorer<TInput, TOutput, StepResults> {
+  #with(name: StepName, step: unknown): MastraScorer<TInput, TOutput, StepResults> {
     if (this.#steps.some((s) => s.name === name)) {
       throw new ScorerDefinitionError('MASTR_SCORER_INVALID_STEP', `scorer ${this.id}: step ${name} was already added`);
     }
-    return new Scorer<TInput, TOutput, StepResults>(this.config, [...this.#steps, this.#compile(name, step)]);
+    return new MastraScorer<TInput, TOutput, StepResults>(this.config, [...this.#steps, this.#compile(name, step)]);
   }
 
   #compile(name: StepName, step: unknown): CompiledStep {
@@ -347,7 +381,7 @@ export class Scorer<TInput = unknown, TOutput = unknown, TAcc extends StepResult
         `scorer ${this.id}: step ${step.name} needs judge.model and judge.instructions (on the step or the scorer)`,
       );
     }
-    const port = isJudgeModelPort(step.model) ? step.model : (judges ?? (this.#ownJudges ??= new JudgeResolver({ settings: componentSettings() }))).resolve(step.model);
+    const port = isJudgeModelPort(step.model) ? step.model : (judges ?? (this.#defaultJudges ??= createDefaultJudgeResolver())).resolve(step.model);
     if (!port) {
       throw new ScorerDefinitionError(
         'MASTR_SCORER_FAILED_TO_RUN_MISSING_MODEL_OR_INSTRUCTIONS',
@@ -399,12 +433,13 @@ export class Scorer<TInput = unknown, TOutput = unknown, TAcc extends StepResult
   }
 }
 
-/** The reference's name for {@link Scorer}. */
-export type MastraScorer<TInput = unknown, TOutput = unknown, TAcc extends StepResults = StepResults> = Scorer<TInput, TOutput, TAcc>;
+/** tracejudge's earlier name for {@link MastraScorer} (the same class). */
+export { MastraScorer as Scorer };
 
 /**
  * Create an empty scorer pipeline; chain `preprocess → analyze → generateScore → generateReason`.
- * Throws {@link ScorerDefinitionError} (`MASTR_SCORER_FAILED_TO_CREATE_MISSING_ID`) without an `id`.
+ * Without `id`, the `name` is the id (unchanged: the same name always gives the same id). Throws
+ * {@link ScorerDefinitionError} (`MASTR_SCORER_FAILED_TO_CREATE_MISSING_ID`) when neither is a non-empty string.
  *
  * @example
  * ```ts
@@ -417,6 +452,6 @@ export type MastraScorer<TInput = unknown, TOutput = unknown, TAcc extends StepR
  *   .generateScore(({ results }) => (results.analyzeStepResult.polite ? 1 : 0));
  * ```
  */
-export function createScorer<TInput = unknown, TOutput = unknown>(config: ScorerConfig<TInput, TOutput>): Scorer<TInput, TOutput, StepResults> {
-  return new Scorer<TInput, TOutput, StepResults>(config);
+export function createScorer<TInput = unknown, TOutput = unknown>(config: ScorerConfig<TInput, TOutput>): MastraScorer<TInput, TOutput, StepResults> {
+  return new MastraScorer<TInput, TOutput, StepResults>(config);
 }

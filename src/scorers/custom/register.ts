@@ -31,12 +31,16 @@ export function registerCustomScorerTypes(register: Register): void {
   register('custom', {
     kind: 'judge',
     options: customScorerOptions,
+    // A module's score range is its own.
+    maxScore: () => undefined,
     create: (o, ctx) => loadModuleScorer(ctx.name, o, ctx.configDir),
   });
   register('judge', {
     kind: 'judge',
     direction: (o) => o.direction,
     options: judgeScorerOptions,
+    // A choice's value is used as given; a range is normalised to 0..1.
+    maxScore: (o) => (o.choices ? Math.max(...Object.values(o.choices)) : 1),
     create: (o, ctx) => createJudgeScorer(ctx.name, o, ctx.judgeModel),
   });
   register('agent-trajectory', {

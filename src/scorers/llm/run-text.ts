@@ -1,6 +1,7 @@
 /**
- * The run readers the LLM scorers need (docs/scorers.md), with the reference's semantics, over both the
- * Mastra format-2 message and tracejudge's `RunMessage` (`content: string`, `toolInvocations` beside it).
+ * The run readers the LLM scorers need (docs/scorers.md), with the reference's semantics, over the Mastra
+ * format-2 message that runs carry (`RunMessage`), and still over the shape tracejudge wrote before
+ * (`content: string`, `toolInvocations` beside it), which custom callers may pass.
  * The shared readers come from `src/extract/helpers.ts`; the ones only the LLM scorers need live here.
  */
 export {

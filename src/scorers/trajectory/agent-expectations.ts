@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { expectationFields } from '../utils/expectation-schema.js';
+import { agentPatternKeys } from '../../config/patterns.js';
 import { createPatternMatcher } from '../../util/glob.js';
 import type { Trajectory, TrajectoryExpectation, TrajectoryStep } from '../utils/trajectory-types.js';
 
@@ -30,7 +31,7 @@ export const agentTrajectorySchema = z
 export type AgentTrajectoryConfig = z.output<typeof agentTrajectorySchema>;
 
 /** `agents:` — agent name or glob → its trajectory rules. */
-export const agentTrajectoriesSchema = z.record(z.string().min(1), agentTrajectorySchema);
+export const agentTrajectoriesSchema = z.record(z.string(), agentTrajectorySchema).superRefine(agentPatternKeys);
 
 /** A `requires` rule that a run broke: `tool` was called before any call of `missing`. */
 export interface RequiresViolation {

@@ -4,5 +4,17 @@ export { compareTrajectories, stepMatches, type CompareOptions, type TrajectoryC
 export { checkTrajectoryEfficiency, type EfficiencyOptions, type EfficiencyResult } from './trajectory-efficiency.js';
 export { checkTrajectoryBlacklist, type BlacklistOptions, type BlacklistResult } from './trajectory-blacklist.js';
 export { analyzeToolFailures, type ToolFailureOptions, type ToolFailurePattern, type ToolFailureResult } from './tool-failures.js';
-export { toTrajectory } from './extract-trajectory.js';
+export { toTrajectory, toTrajectory as extractTrajectory } from './extract-trajectory.js';
+export {
+  createTestMessage,
+  createToolInvocation,
+  createAgentTestRun,
+  createTrajectoryTestRun,
+  createTestRun,
+  getReasoningFromRunOutput,
+  type TestMessageOptions,
+  type TestToolInvocationOptions,
+  type AgentTestRunOptions,
+  type TrajectoryTestRunOptions,
+} from './test-runs.js';
 export type * from './trajectory-types.js';

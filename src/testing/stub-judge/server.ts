@@ -1,12 +1,18 @@
 /**
- * A stub OpenAI-compatible chat-completions server for tests and benchmarks. It listens on 127.0.0.1 with
- * an ephemeral port, answers `POST /v1/chat/completions` from a script (a queue of replies, then a function
- * of the request), records every request, and injects faults (429 + Retry-After, insufficient_quota, 5xx,
- * slow answers, invalid JSON, answers that do not fit the schema).
+ * A stub OpenAI-compatible server for tests and benchmarks. It listens on 127.0.0.1 with an ephemeral port,
+ * answers `POST /v1/chat/completions` (and OpenAI's Responses API, `POST /v1/responses`, which Mastra's
+ * router uses for `openai/…` strings) from a script (a queue of replies, then a function of the request),
+ * records every request, and injects faults (429 + Retry-After, insufficient_quota, 5xx, slow answers,
+ * invalid JSON, answers that do not fit the schema). A request with `stream: true` (as Mastra's agents and
+ * the AI SDK's `streamText` send) gets the same scripted answer as server-sent events: for chat
+ * completions, `chat.completion.chunk` deltas, a final chunk with the finish reason, a usage chunk when
+ * `stream_options.include_usage` is set, then `data: [DONE]`; for responses, `response.created` …
+ * `response.output_text.delta` … `response.completed`. Errors are plain JSON in every mode.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { StubReply, StubUsage } from './replies.js';
+import { responsesBody, responsesEvents, responsesJsonSchema, responsesMessages } from './responses-api.js';
 
 /** One chat message as received. `content` is flattened to text. */
 export interface StubMessage {
@@ -32,6 +38,10 @@ export interface StubRequest {
   user: string;
   /** `response_format.json_schema.schema` when structured output was asked for. */
   jsonSchema: unknown;
+  /** True when the client asked for a streamed (SSE) answer. */
+  stream: boolean;
+  /** Which API was called: chat completions or responses. */
+  api: 'chat' | 'responses';
 }
 
 /** Decides the reply to a request (when the queue is empty). May be async. */
@@ -40,6 +50,8 @@ export type StubScript = (request: StubRequest) => StubReply | Promise<StubReply
 export interface StubJudgeOptions {
   /** Used when the reply queue is empty; default answers 500 "no scripted reply". */
   script?: StubScript;
+  /** Characters per content delta of a streamed answer (default 16; at least 1). */
+  streamChunkChars?: number;
 }
 
 /** A running stub judge. */
@@ -81,12 +93,15 @@ function toRequest(index: number, path: string, headers: IncomingHttpHeaders, ra
   } catch {
     body = undefined;
   }
-  const messages: StubMessage[] = Array.isArray(body?.messages)
-    ? (body.messages as unknown[]).map((m) => {
-        const o = (m ?? {}) as { role?: unknown; content?: unknown };
-        return { role: typeof o.role === 'string' ? o.role : '', content: textOf(o.content) };
-      })
-    : [];
+  const api = path.endsWith('/responses') ? 'responses' : 'chat';
+  const chatMessages = (): StubMessage[] =>
+    Array.isArray(body?.messages)
+      ? (body.messages as unknown[]).map((m) => {
+          const o = (m ?? {}) as { role?: unknown; content?: unknown };
+          return { role: typeof o.role === 'string' ? o.role : '', content: textOf(o.content) };
+        })
+      : [];
+  const messages = api === 'responses' ? responsesMessages(body) : chatMessages();
   const rf = body?.response_format as { json_schema?: { schema?: unknown } } | undefined;
   return {
     index,
@@ -98,7 +113,9 @@ function toRequest(index: number, path: string, headers: IncomingHttpHeaders, ra
     messages,
     system: messages.filter((m) => m.role === 'system' || m.role === 'developer').map((m) => m.content).join('\n\n'),
     user: messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n\n'),
-    jsonSchema: rf?.json_schema?.schema,
+    jsonSchema: api === 'responses' ? responsesJsonSchema(body) : rf?.json_schema?.schema,
+    stream: body?.stream === true,
+    api,
   };
 }
 
@@ -115,6 +132,47 @@ function completion(req: StubRequest, content: string, usage: StubUsage | undefi
     choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: finishReason }],
     usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
   };
+}
+
+/** The answer as server-sent events, in the chat-completions streaming format. */
+function sendStream(req: StubRequest, res: ServerResponse, content: string, usage: StubUsage | undefined, finishReason: string, chunkChars: number): void {
+  if (res.writableEnded || res.destroyed) return;
+  const base = { id: `chatcmpl-stub-${req.index}`, object: 'chat.completion.chunk', created: Math.floor(req.receivedAt / 1000), model: req.model ?? 'stub' };
+  const event = (data: unknown): string => `data: ${JSON.stringify(data)}\n\n`;
+  const events: string[] = [event({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }] })];
+  for (let i = 0; i < content.length; i += chunkChars) {
+    events.push(event({ ...base, choices: [{ index: 0, delta: { content: content.slice(i, i + chunkChars) }, logprobs: null, finish_reason: null }] }));
+  }
+  events.push(event({ ...base, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: finishReason }] }));
+  const options = req.body?.stream_options as { include_usage?: unknown } | undefined;
+  if (options?.include_usage === true) {
+    const full = completion(req, content, usage, finishReason) as { usage: unknown };
+    events.push(event({ ...base, choices: [], usage: full.usage }));
+  }
+  events.push('data: [DONE]\n\n');
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  for (const e of events) res.write(e);
+  res.end();
+}
+
+/** The answer in the Responses API: one response object, or its events when streamed. */
+function sendResponses(req: StubRequest, res: ServerResponse, content: string, usage: StubUsage | undefined, finishReason: string, chunkChars: number): void {
+  if (res.writableEnded || res.destroyed) return;
+  const answer = {
+    index: req.index,
+    receivedAt: req.receivedAt,
+    model: req.model,
+    content,
+    usage: { promptTokens: usage?.promptTokens ?? estimateTokens(req.messages.map((m) => m.content).join('')), completionTokens: usage?.completionTokens ?? estimateTokens(content) },
+    finishReason,
+  };
+  if (!req.stream) {
+    send(res, 200, responsesBody(answer));
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  for (const frame of responsesEvents(answer, chunkChars)) res.write(frame);
+  res.end();
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -142,11 +200,14 @@ export async function startStubJudge(options: StubJudgeOptions = {}): Promise<St
   const timers = new Set<NodeJS.Timeout>();
   const inFlight = { now: 0, max: 0 };
   let closed = false;
+  const chunkChars = Math.max(1, Math.floor(options.streamChunkChars ?? 16));
 
   const answer = async (req: StubRequest, res: ServerResponse): Promise<void> => {
     const next = queue.shift() ?? (await script(req));
     const deliver = (): void => {
       if (next.kind === 'error') send(res, next.status, next.body, next.headers);
+      else if (req.api === 'responses') sendResponses(req, res, next.content, next.usage, next.finishReason ?? 'stop', chunkChars);
+      else if (req.stream) sendStream(req, res, next.content, next.usage, next.finishReason ?? 'stop', chunkChars);
       else send(res, 200, completion(req, next.content, next.usage, next.finishReason ?? 'stop'));
     };
     if (next.delayMs && next.delayMs > 0) {
@@ -166,7 +227,7 @@ export async function startStubJudge(options: StubJudgeOptions = {}): Promise<St
 
   const handle = (inc: IncomingMessage, res: ServerResponse): void => {
     const path = (inc.url ?? '/').split('?')[0] ?? '/';
-    if (inc.method !== 'POST' || !path.endsWith('/chat/completions')) {
+    if (inc.method !== 'POST' || !(path.endsWith('/chat/completions') || path.endsWith('/responses'))) {
       send(res, 404, { error: { message: `stub judge: no route ${inc.method ?? ''} ${path}`, type: 'invalid_request_error', param: null, code: null } });
       return;
     }
@@ -184,10 +245,6 @@ export async function startStubJudge(options: StubJudgeOptions = {}): Promise<St
       res.once('close', () => {
         inFlight.now--;
       });
-      if (req.body?.stream === true) {
-        send(res, 400, { error: { message: 'stub judge: streaming is not supported', type: 'invalid_request_error', param: 'stream', code: null } });
-        return;
-      }
       answer(req, res).catch((err: unknown) => {
         send(res, 500, { error: { message: `stub judge script failed: ${String(err)}`, type: 'server_error', param: null, code: null } });
       });

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createContentSimilarityScorer } from '../../../src/scorers/code/content-similarity/index.js';
+import { createKeywordCoverageScorer } from '../../../src/scorers/code/keyword-coverage/index.js';
 import { createScorer } from '../../../src/scorers/core/scorer.js';
 import { notScorable } from '../../../src/scorers/core/not-scorable.js';
 import { runEvals } from '../../../src/scorers/core/run-evals.js';
+import { userMessage } from '../../../src/model/messages.js';
 import { agentRun, msg } from '../code/helpers.js';
 
 const needsGroundTruth = createScorer({ id: 'exact', description: 'output text equals ground truth' })
@@ -23,8 +25,9 @@ describe('runEvals', () => {
       ],
       scorers: [createContentSimilarityScorer(), needsGroundTruth],
       concurrency: 2,
-      onItemComplete: ({ index, scorerResults }) => {
+      onItemComplete: ({ index, scorerResults, targetResult }) => {
         seen.push(index);
+        expect(targetResult).toBeUndefined(); // the items had outputs: no target ran
         expect(Object.keys(scorerResults)).toEqual(['content-similarity-scorer', 'exact']);
       },
     });
@@ -58,23 +61,65 @@ describe('runEvals', () => {
     expect(r.summary.notScorable).toEqual({ exact: 1 });
   });
 
-  it('validates arguments', async () => {
-    await expect(runEvals({ data: [], scorers: [needsGroundTruth] })).rejects.toThrow(/no data/);
-    await expect(runEvals({ data: [agentRun('a', 'b')], scorers: [] })).rejects.toThrow(/no scorers/);
-    await expect(runEvals({ data: [{ input: 'x' }], scorers: [needsGroundTruth] })).rejects.toThrow(/data\[0\] has no output/);
-    await expect(runEvals({ data: [agentRun('a', 'b')], scorers: [{ scorer: needsGroundTruth, threshold: 2 }] })).rejects.toThrow(/threshold/);
-    await expect(runEvals({ data: [agentRun('a', 'b')], scorers: [needsGroundTruth], concurrency: 0 })).rejects.toThrow(/concurrency/);
-  });
-
   it('a throwing scorer rejects with the item index and scorer id, and stops further items', async () => {
     let runs = 0;
     const boom = createScorer({ id: 'boom', description: 'd' }).generateScore(() => {
       runs++;
       throw new Error('kaput');
     });
-    await expect(runEvals({ data: [agentRun('a', 'b'), agentRun('c', 'd'), agentRun('e', 'f')], scorers: [boom] })).rejects.toThrow(
-      'runEvals: scorer boom failed on data[0]: Scorer Run Failed: kaput',
-    );
+    const err = await runEvals({ data: [agentRun('a', 'b'), agentRun('c', 'd'), agentRun('e', 'f')], scorers: [boom] }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'TJ_SCORER_FAILED', field: 'scorers[0]', message: 'runEvals: scorer boom failed on data[0]: Scorer Run Failed: kaput' });
     expect(runs).toBe(1);
+  });
+});
+
+describe('runEvals: a string input is the user message (as Mastra)', () => {
+  // Mastra's keyword coverage: |keywords(input) ∩ keywords(output)| / |keywords(input)|, keywords from the user
+  // message. "What is the capital of France?" has the keywords capital and france (the rest are stopwords);
+  // "I do not know." contains neither, so Mastra scores 0. Scored against an empty input it would be 1.
+  it('keyword coverage of a string input with an output that lacks its keywords is 0', async () => {
+    const r = await runEvals({
+      data: [{ input: 'What is the capital of France?', output: 'I do not know.' }],
+      scorers: [createKeywordCoverageScorer()],
+    });
+    expect(r.scores['keyword-coverage-scorer']).toBe(0);
+  });
+
+  it('a string input reaches a target as is and the scorers as a user message', async () => {
+    let targetSaw: unknown;
+    let scorerSaw: unknown;
+    const spy = createScorer({ id: 'spy', description: 'records its input' }).generateScore(({ run }) => {
+      scorerSaw = run.input;
+      return 1;
+    });
+    await runEvals({
+      data: [{ input: 'The quick brown fox' }],
+      target: (input) => {
+        targetSaw = input;
+        return 'A quick brown dog';
+      },
+      // 'The quick brown fox' → keywords quick, brown, fox; the answer has quick and brown: 2 of 3.
+      scorers: [spy, createKeywordCoverageScorer()],
+      onItemComplete: ({ targetResult }) => expect(targetResult).toBe('A quick brown dog'),
+    }).then((r) => expect(r.scores['keyword-coverage-scorer']).toBeCloseTo(2 / 3, 12));
+    expect(targetSaw).toBe('The quick brown fox');
+    expect(scorerSaw).toEqual({ inputMessages: [userMessage('The quick brown fox')], rememberedMessages: [], systemMessages: [], taggedSystemMessages: {} });
+  });
+
+  it('a list of strings and { role, content } messages becomes input messages (system ones systemMessages)', async () => {
+    let saw: { inputMessages: Array<{ role: string; content: { content?: string } }>; systemMessages: unknown[] } | undefined;
+    const spy = createScorer({ id: 'spy', description: 'd' }).generateScore(({ run }) => {
+      saw = run.input as typeof saw;
+      return 1;
+    });
+    await runEvals({
+      data: [{ input: [{ role: 'system', content: 'Be brief.' }, 'hello', { role: 'assistant', content: 'hi' }], output: 'x' }],
+      scorers: [spy],
+    });
+    expect(saw?.systemMessages).toEqual([{ role: 'system', content: 'Be brief.' }]);
+    expect(saw?.inputMessages.map((m) => [m.role, m.content.content])).toEqual([
+      ['user', 'hello'],
+      ['assistant', 'hi'],
+    ]);
   });
 });
