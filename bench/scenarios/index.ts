@@ -6,11 +6,13 @@ import { kafkaScenario } from './kafka.js';
 import { memoryScenario } from './memory.js';
 import { pipelineScenario } from './pipeline.js';
 import { scorersScenario } from './scorers.js';
+import { verdictsScenario } from './verdicts.js';
 
 export const scenarios: ReadonlyArray<readonly [string, Scenario]> = [
   ['ingest', async (ctx) => [...(ctx.quick ? [] : await ingestScenario(ctx, 'small')), ...(await ingestScenario(ctx, 'llm'))]],
   ['memory', memoryScenario],
   ['scorers', scorersScenario],
+  ['verdicts', verdictsScenario],
   ['pipeline', pipelineScenario],
   ['judge-economics', judgeEconomicsScenario],
   ['kafka', kafkaScenario],

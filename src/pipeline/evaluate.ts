@@ -6,6 +6,7 @@ import { evaluationIdFor } from '../emit/evaluation-id.js';
 import type { ScoreRecord } from '../model/score-record.js';
 import { errorMessage } from '../errors.js';
 import type { AgentRunContext } from '../model/agent-run.js';
+import { hasInputText, hasOutputText } from '../extract/empty-runs.js';
 import type { SourceKind } from '../model/span.js';
 import { LIVE_RUN_KEY } from '../scorers/llm/shared.js';
 import type { JudgePorts } from '../scorers/core/scorer.js';
@@ -43,8 +44,19 @@ export function errorType(err: unknown): string {
   return 'Error';
 }
 
-function hasOutput(context: AgentRunContext): boolean {
-  return context.run.output.some((m) => m.content.trim() !== '' || (m.toolInvocations?.length ?? 0) > 0);
+/**
+ * Why a scorer cannot judge this run, before it runs: an answer scorer needs the answer's text and the
+ * question (`no-output`, `no-input`: a run whose content was not captured is never a pass), a ground-truth
+ * scorer its ground truth, a trajectory scorer the run's trajectory.
+ */
+function notApplicable(scorer: ConfiguredScorer, context: AgentRunContext, trajectory: unknown): string | undefined {
+  if (scorer.input !== 'trajectory') {
+    if (!hasOutputText(context.run)) return 'no-output';
+    if (!hasInputText(context.run)) return 'no-input';
+  }
+  if (scorer.needsGroundTruth && context.run.groundTruth === undefined) return 'no-ground-truth';
+  if (scorer.input === 'trajectory' && trajectory === undefined) return 'no-trajectory';
+  return undefined;
 }
 
 /** Build the scorer run from an extracted agent run (Mastra agent shape plus live facts). */
@@ -55,7 +67,7 @@ export function scorerRunOf(context: AgentRunContext, scorer: ConfiguredScorer, 
     input: run.input,
     output: scorer.input === 'trajectory' ? trajectory : run.output,
     groundTruth: run.groundTruth,
-    requestContext: { [LIVE_RUN_KEY]: { toolResults: run.toolResults, context: run.context, agentName: run.agentName } },
+    requestContext: { [LIVE_RUN_KEY]: { toolResults: run.toolResults, context: run.context, agentName: run.agentName, startTime: run.startTime } },
     targetMetadata: { agentName: run.agentName },
     scoreSource: 'live' as const,
     targetScope: scorer.input === 'trajectory' ? ('trajectory' as const) : ('span' as const),
@@ -118,9 +130,8 @@ export class Evaluator {
     const { scorer, context, samplingRate, source } = args;
     const { now, secrets } = this.options;
     const { run } = context;
-    if (!hasOutput(context)) return { kind: 'not-applicable', reason: 'no-output' };
-    if (scorer.needsGroundTruth && run.groundTruth === undefined) return { kind: 'not-applicable', reason: 'no-ground-truth' };
-    if (scorer.input === 'trajectory' && args.trajectory === undefined) return { kind: 'not-applicable', reason: 'no-trajectory' };
+    const skip = notApplicable(scorer, context, args.trajectory);
+    if (skip !== undefined) return { kind: 'not-applicable', reason: skip };
 
     const started = now();
     const base: Partial<ScoreRecord> = {

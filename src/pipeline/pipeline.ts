@@ -60,6 +60,25 @@ export interface PipelineOptions {
    * as error records), so a hanging judge cannot hold the shutdown past its deadline.
    */
   abortJudges?: () => void;
+  /** Told about every run once its records were handed to the emitters (the live page, `score`'s table). */
+  observers?: readonly RunObserver[];
+}
+
+/** One handled run, as {@link RunObserver}s see it. */
+export interface ScoredRun {
+  context: AgentRunContext;
+  /** Its records (code scorers first), as emitted; empty when nothing was sampled or applicable. */
+  records: readonly ScoreRecord[];
+  /** The sampling decision per scorer, in scorer order (`sampled: true` for every scorer under `score --all`). */
+  decisions: readonly { scorer: string; sampled: boolean; rate: number }[];
+}
+
+/**
+ * Sees each run after its records were emitted. Called synchronously on the pipeline's path, so it must be
+ * cheap and must not throw (a throw is logged and ignored).
+ */
+export interface RunObserver {
+  runScored(run: ScoredRun): void;
 }
 
 export interface PipelineStats {
@@ -140,6 +159,17 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   const selfRun = options.isSelfRun ?? isSelfRun;
   const judgeScorers = options.scorers.filter((s) => s.kind === 'judge');
   const queue = new WorkQueue(Math.max(1, options.judgeConcurrency), Math.max(1, options.maxQueuedJudgeEvaluations));
+  const observers = options.observers ?? [];
+  const observerFailures = new ThrottledLog(log, 'a run observer failed; it is ignored');
+  const observe = (run: ScoredRun): void => {
+    for (const o of observers) {
+      try {
+        o.runScored(run);
+      } catch (err) {
+        observerFailures.hit(1, { err: errorMessage(err) });
+      }
+    }
+  };
   const stats: PipelineStats = { traces: 0, tracesDone: 0, runs: 0, records: 0, errors: 0, skipped: 0, notSampled: 0, shed: 0, budgetSkipped: 0, selfRuns: 0, signalOnly: 0 };
 
   const decide = (policy: SamplingPolicy | undefined, context: AgentRunContext, scorer: ConfiguredScorer, codeScores: Record<string, number>): SamplingDecision => {
@@ -157,7 +187,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       else stats.records++;
     } else {
       stats.skipped++;
-      telemetry.recordSkipped(context.run.agentName, scorer.name);
+      telemetry.recordSkipped(context.run.agentName, scorer.name, outcome.reason);
     }
   };
 
@@ -215,8 +245,9 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   }
 
   /** A run's records in order (code first, then judge); the first `emittedEarly` were already emitted. */
-  async function scoreRun(context: AgentRunContext, source: SourceKind, traceSpans: readonly Span[]): Promise<{ records: ScoreRecord[]; emittedEarly: number }> {
+  async function scoreRun(context: AgentRunContext, source: SourceKind, traceSpans: readonly Span[]): Promise<{ records: ScoreRecord[]; emittedEarly: number; decisions: ScoredRun['decisions'] }> {
     const records: ScoreRecord[] = [];
+    const decisions: { scorer: string; sampled: boolean; rate: number }[] = [];
     const codeScores: Record<string, number> = {};
     // One policy per run, so a hot reload never splits a run's decisions between two configs.
     const policy = options.policy?.();
@@ -226,6 +257,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     const signals = options.signalScorers?.();
     for (const scorer of codeScorers) {
       const decision = decide(policy, context, scorer, codeScores);
+      if (observers.length > 0) decisions.push({ scorer: scorer.name, sampled: decision.sampled, rate: decision.rate });
       if (!decision.sampled) {
         stats.notSampled++;
         // A boost signal is computed anyway, for the judge scorers' decisions; it is not emitted.
@@ -243,6 +275,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     const pending: Promise<void>[] = [];
     for (const scorer of judgeScorers) {
       const decision = decide(policy, context, scorer, codeScores);
+      if (observers.length > 0) decisions.push({ scorer: scorer.name, sampled: decision.sampled, rate: decision.rate });
       if (!decision.sampled) {
         stats.notSampled++;
         continue;
@@ -267,7 +300,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     } finally {
       await early;
     }
-    return { records, emittedEarly };
+    return { records, emittedEarly, decisions };
   }
 
   async function emit(records: ScoreRecord[]): Promise<void> {
@@ -287,6 +320,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     if (runs.length > 0) telemetry.instruments.runsExtracted.add(runs.length, { source });
     const perRun = await Promise.all(runs.map((c) => scoreRun(c, source, traceSpans ?? c.spans)));
     await emit(perRun.flatMap((r) => r.records.slice(r.emittedEarly)));
+    if (observers.length > 0) perRun.forEach((r, i) => observe({ context: runs[i] as AgentRunContext, records: r.records, decisions: r.decisions }));
     return perRun.flatMap((r) => r.records);
   }
 

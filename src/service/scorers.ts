@@ -13,19 +13,26 @@ import { ElementPool } from '../scorers/code/completeness/element-pool.js';
 import type { ConfiguredScorer, ScorerKind } from '../scorers/descriptor.js';
 import { claimsSchema } from '../scorers/llm/claims.js';
 import type { ScorerRegistry } from '../scorers/registry.js';
+import { withEffectiveKind } from '../sampling/kind.js';
 import type { Settings } from './settings.js';
 
 type ScorerSection = NonNullable<Config['scorers']>;
 
-/** Code scorers run when `scorers` is absent. */
-const DEFAULT_CODE_SCORERS: Readonly<Record<string, { type: string; threshold?: number }>> = {
-  completeness: { type: 'completeness' },
-  keywords: { type: 'keyword-coverage' },
-  grounding: { type: 'grounding' },
+/**
+ * Code scorers run when `scorers` is absent: verdicts for live monitoring without ground truth or a judge
+ * (docs/configuration.md, "The embedded default"). `grounding` fails answers whose specifics contradict
+ * or are not backed by the tool results; `answered` fails refusals, stalls, empty and off-topic answers
+ * after a tool succeeded; `tool-errors` fails runs whose tools threw, and passes runs without tools
+ * (chit-chat), which the other two do not apply to.
+ */
+export const DEFAULT_CODE_SCORERS: Readonly<Record<string, { type: string; threshold?: number }>> = {
+  grounding: { type: 'claim-grounding', threshold: 0.6 },
+  answered: { type: 'answered', threshold: 0.5 },
+  'tool-errors': { type: 'no-tool-errors', threshold: 0.5 },
 };
 
 /** Judge scorers added to the defaults when a judge API key is configured. */
-const DEFAULT_JUDGE_SCORERS: Readonly<Record<string, { type: string; threshold?: number }>> = {
+export const DEFAULT_JUDGE_SCORERS: Readonly<Record<string, { type: string; threshold?: number }>> = {
   hallucination: { type: 'hallucination', threshold: 0.5 },
   faithfulness: { type: 'faithfulness', threshold: 0.5 },
   relevancy: { type: 'answer-relevancy', threshold: 0.7 },
@@ -44,12 +51,14 @@ export function effectiveScorerSection(config: Pick<Config, 'scorers'>, judgeEna
  * Judge scorers configured while no judge is (no API key in `judge.apiKey` or `OPENAI_API_KEY`): one issue
  * per scorer at `scorers.<name>.type`. `check-config` reports them; building the scorers refuses them.
  */
-export function judgeRequirementIssues(config: Pick<Config, 'scorers'>, registry: ScorerRegistry, judgeEnabled: boolean): ConfigIssue[] {
+export function judgeRequirementIssues(config: Pick<Config, 'scorers'>, registry: ScorerRegistry, judgeEnabled: boolean, problem?: Error): ConfigIssue[] {
   if (!config.scorers || judgeEnabled) return [];
+  // The resolver's own words when it has them (`judge model "openrouter/…" needs an API key: set OPENROUTER_API_KEY`).
+  const fix = problem ? problem.message : 'set judge.apiKey or OPENAI_API_KEY';
   const issues: ConfigIssue[] = [];
   for (const [name, entry] of Object.entries(config.scorers)) {
     if (registry.kindOf(entry.type) === 'judge' && entry.type !== 'custom') {
-      issues.push({ path: formatPath(['scorers', name, 'type']), message: `type ${entry.type} needs the LLM judge; set judge.apiKey or OPENAI_API_KEY` });
+      issues.push({ path: formatPath(['scorers', name, 'type']), message: `type ${entry.type} needs the LLM judge; ${fix}` });
     }
   }
   return issues;
@@ -78,17 +87,18 @@ export interface ServiceScorers {
  */
 export async function buildServiceScorers(config: Config, settings: Settings, configPath?: string): Promise<ServiceScorers> {
   const { judges } = settings;
-  const missing = judgeRequirementIssues(config, settings.scorers, judges.enabled);
+  const missing = judgeRequirementIssues(config, settings.scorers, judges.enabled, judges.problem);
   if (missing.length > 0) throw new ConfigError(configPath ?? '<config>', missing);
   const client = judges.client;
   const economics = client
     ? createJudgeEconomics(config.economics, { now: settings.now, telemetry: settings.telemetry, scopes: judges.scopes, shareableSchemas: new Set([claimsSchema]) })
     : undefined;
-  if (client) settings.logger.info({ baseURL: judges.judge.baseURL, model: judges.judge.model }, 'LLM judge enabled');
+  if (client) settings.logger.info({ ...judges.defaultEndpoint, model: judges.judge.model }, 'LLM judge enabled');
   let elementPool: ElementPool | undefined;
   let elementCache: ElementCache | undefined;
-  const scorers = await settings.scorers.buildAll(
-    effectiveScorerSection(config, judges.enabled),
+  const section = effectiveScorerSection(config, judges.enabled);
+  const built = await settings.scorers.buildAll(
+    section,
     {
       judges,
       ...(client && economics ? { judgeModel: economics.wrap(client.port()) } : {}),
@@ -102,5 +112,7 @@ export async function buildServiceScorers(config: Config, settings: Settings, co
     },
     client?.defaultModel,
   );
+  // A custom scorer that calls no judge is sampled and run as a code scorer (src/sampling/kind.ts).
+  const scorers = built.map((s) => withEffectiveKind(s, section[s.name]?.kind));
   return { scorers, economics, elementPool, elementCache };
 }

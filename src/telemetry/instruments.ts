@@ -127,6 +127,9 @@ function createInstruments(meter: Meter, sources: GaugeSources): Instruments {
  * Exemplars: not recorded. @opentelemetry/sdk-metrics 2.x has no working exemplar support (opentelemetry-js
  * issue #5147) and @opentelemetry/exporter-prometheus writes the 0.0.4 text format, which has no exemplars.
  */
+/** Why the pipeline skips an evaluation before the scorer runs (docs/records.md, "When there is no record"). */
+export const SKIP_REASONS = Object.freeze(['no-output', 'no-input', 'no-ground-truth', 'no-trajectory'] as const);
+
 export class Telemetry {
   readonly instruments: Instruments;
   readonly #sources: GaugeSources = { bufferedTraces: new Set(), wal: new Set() };
@@ -167,8 +170,18 @@ export class Telemetry {
   }
 
   /** Count an evaluation a scorer could not apply to (no record is produced for it). */
-  recordSkipped(agentName: string, scorer: string): void {
-    this.instruments.evaluations.add(1, { 'gen_ai.evaluation.name': scorer, 'gen_ai.agent.name': this.agentLabel(agentName), outcome: 'skipped' });
+  /**
+   * One not-applicable evaluation. `reason` is one of the pipeline's own ({@link SKIP_REASONS}); a scorer's
+   * own "not scorable" reason (free text) is counted as `not_scorable`, so the label stays bounded.
+   */
+  recordSkipped(agentName: string, scorer: string, reason?: string): void {
+    const why = reason !== undefined && (SKIP_REASONS as readonly string[]).includes(reason) ? reason.replace(/-/g, '_') : 'not_scorable';
+    this.instruments.evaluations.add(1, {
+      'gen_ai.evaluation.name': scorer,
+      'gen_ai.agent.name': this.agentLabel(agentName),
+      outcome: 'skipped',
+      'tracejudge.skip.reason': why,
+    });
   }
 }
 

@@ -24,21 +24,20 @@ function expectBothRuns(out: Record<string, unknown>[]): void {
     convention: 'genai',
     serviceName: 'cli-test',
     toolResults: [{ toolName: 'lookup', toolCallId: 'call_1', args: { order: 42 }, result: { status: 'ships today', warehouse: 'Berlin' } }],
-    output: [{ role: 'assistant', content: 'Order 42 ships today from Berlin.' }],
+    output: [{ role: 'assistant', content: { content: 'Order 42 ships today from Berlin.' } }],
   });
   expect(byId.get(fx.traceB)).toMatchObject({
     agentName: 'billing-agent',
-    input: { inputMessages: [{ role: 'user', content: 'Refund my last invoice.' }] },
-    output: [{ role: 'assistant', content: 'Your last invoice was refunded.' }],
+    input: { inputMessages: [{ role: 'user', content: { content: 'Refund my last invoice.' } }] },
+    output: [{ role: 'assistant', content: { content: 'Your last invoice was refunded.' } }],
   });
 }
 
 /** Score records of the default code scorers: one per run and scorer. */
 function expectScores(out: Record<string, unknown>[]): void {
   const keys = out.map((r) => `${String(r.traceId)}/${String(r.agentName)}/${String(r.scorer)}`).sort();
-  const expected = [fx.traceA, fx.traceB].flatMap((t) =>
-    ['completeness', 'grounding', 'keywords'].map((s) => `${t}/${t === fx.traceA ? 'support-agent' : 'billing-agent'}/${s}`),
-  );
+  // Trace A called a tool (all three default scorers apply); trace B did not (only tool-errors applies).
+  const expected = [...['answered', 'grounding', 'tool-errors'].map((s) => `${fx.traceA}/support-agent/${s}`), `${fx.traceB}/billing-agent/tool-errors`];
   expect(keys).toEqual(expected.sort());
   for (const r of out) {
     expect(r.source).toBe('file');
@@ -81,8 +80,8 @@ describe('extract and score read every input format', () => {
     expect(r.code).toBe(0);
     const out = records(r.stdout);
     // The user turn of trace A lives only in the gen_ai.user.message log event.
-    expect(out.find((t) => t.traceId === fx.traceA)?.input).toMatchObject({ inputMessages: [{ role: 'user', content: 'Where is my order?' }] });
-    expect(out.find((t) => t.traceId === fx.traceB)?.input).toMatchObject({ inputMessages: [{ role: 'user', content: 'Refund my last invoice.' }] });
+    expect(out.find((t) => t.traceId === fx.traceA)?.input).toMatchObject({ inputMessages: [{ role: 'user', content: { content: 'Where is my order?' } }] });
+    expect(out.find((t) => t.traceId === fx.traceB)?.input).toMatchObject({ inputMessages: [{ role: 'user', content: { content: 'Refund my last invoice.' } }] });
   });
 
   it('extract --explain says per trace what was seen, on stderr, keeping stdout for runs', async () => {
@@ -91,18 +90,37 @@ describe('extract and score read every input format', () => {
     expectBothRuns(records(r.stdout));
     expect(r.stderr).toContain(`trace ${fx.traceA}: 3 span(s), conventions genai(3), 1 run(s)`);
     expect(r.stderr).toContain(`\`support-agent\` (genai)`);
+    // Trace A's user turn was sent as a log record that is not in this file: the run is found but empty.
+    const warning = r.stderr.split('\n').filter((l) => l.startsWith(`trace ${fx.traceA}: warning: `));
+    expect(warning).toHaveLength(1);
+    expect(warning[0]).toContain('has no input text');
+    expect(warning[0]).toContain('no-input');
+    expect(warning[0]).toContain('log records');
+    expect(warning[0]).toContain('no log records arrived for this trace');
+    // Trace B has its input and output on the spans: no warning.
+    expect(r.stderr).not.toContain(`trace ${fx.traceB}: warning`);
+    // With the logs beside the traces, nothing is empty.
+    const joined = await runCli(['extract', '--explain', fx.path('logs.json'), fx.path('traces.json')]);
+    expect(joined.stderr).not.toContain(': warning: ');
   });
 
   it('score prints one record per run and scorer as JSON lines by default, and a table with --format table', async () => {
-    const jsonl = await runCli(['score', '--all', fx.path('traces.pb')]);
+    // Trace A's user turn is in its log records: from the traces alone the run has no input, and every scorer
+    // skips it (no-input) instead of scoring an empty run.
+    const alone = await runCli(['score', '--all', fx.path('traces.pb')]);
+    expect(alone.code).toBe(0);
+    expect(records(alone.stdout).map((r) => `${String(r.traceId)}/${String(r.scorer)}`)).toEqual([`${fx.traceB}/tool-errors`]);
+    const jsonl = await runCli(['score', '--all', fx.path('logs.pb'), fx.path('traces.pb')]);
     expect(jsonl.code).toBe(0);
     expectScores(records(jsonl.stdout));
-    const table = await runCli(['score', '--format', 'table', fx.path('traces.json')]);
+    const table = await runCli(['score', '--format', 'table', fx.path('logs.json'), fx.path('traces.json')]);
     expect(table.code).toBe(0);
-    const lines = table.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^TRACE\s+SPAN\s+AGENT\s+SCORER\s+SCORE\s+LABEL\s+REASON$/);
-    expect(lines).toHaveLength(7);
-    expect(lines.filter((l) => l.startsWith(fx.traceB) && l.includes('billing-agent'))).toHaveLength(3);
+    // One row per record (reasons go on an indented line below their row; see test/cli/score-table.test.ts).
+    const lines = table.stdout.trimEnd().split('\n').filter((l) => !l.startsWith(' '));
+    expect(lines[0]).toMatch(/^TRACE\s+AGENT\s+SCORER\s+SCORE\s+INPUT\s+OUTPUT$/);
+    // The header, three records of trace A, one of trace B (see expectScores).
+    expect(lines).toHaveLength(5);
+    expect(lines.filter((l) => l.startsWith(fx.traceB.slice(0, 8)) && l.includes('billing-agent'))).toHaveLength(1);
   });
 
   it('score --dataset scores JSON lines of {input, output, groundTruth} with runEvals and prints a summary', async () => {
@@ -254,7 +272,7 @@ describe('config and usage errors', () => {
   it('an unreadable config file is exit 2', async () => {
     const r = await runCli(['check-config', '-c', fx.path('nope.yaml')]);
     expect(r.code).toBe(2);
-    expect(errorLine(r.stderr)).toContain(`${fx.path("nope.yaml")}: cannot read config: no such file (ENOENT)`);
+    expect(errorLine(r.stderr)).toBe(`tracejudge: config file ${fx.path('nope.yaml')} does not exist`);
   });
 
   it.each([

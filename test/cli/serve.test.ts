@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
 import { makeFixtures, type Fixtures } from './fixtures.js';
@@ -66,6 +66,14 @@ describe('tracejudge serve', () => {
     expect(ports.http).toBeGreaterThan(0);
     expect(ports.grpc).toBeGreaterThan(0);
 
+    // Trace A's user turn lives only in its gen_ai.user.message log record (without it the run has no input and
+    // every scorer skips it: no-input), so the app's logs go first, as an instrumented app exports both.
+    const logsRes = await fetch(`http://127.0.0.1:${ports.http}/v1/logs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-protobuf' },
+      body: readFileSync(fx.path('logs.pb')),
+    });
+    expect(logsRes.status).toBe(200);
     const res = await fetch(`http://127.0.0.1:${ports.http}/v1/traces`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-protobuf' },
@@ -93,8 +101,9 @@ describe('tracejudge serve', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { traceId: string; scorer: string; source: string });
+    // Trace A called a tool (all three default scorers apply); trace B did not (only tool-errors applies).
     expect(scored.map((r) => `${r.traceId}/${r.scorer}`).sort()).toEqual(
-      [fx.traceA, fx.traceB].flatMap((t) => ['completeness', 'grounding', 'keywords'].map((s) => `${t}/${s}`)).sort(),
+      [...['answered', 'grounding', 'tool-errors'].map((s) => `${fx.traceA}/${s}`), `${fx.traceB}/tool-errors`].sort(),
     );
     expect(scored.every((r) => r.source === 'otlp')).toBe(true);
   });

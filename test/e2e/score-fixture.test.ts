@@ -28,8 +28,8 @@ interface Run {
   traceId: string;
   spanId: string;
   agentName: string;
-  input: { inputMessages: { content: string }[] };
-  output: { content: string }[];
+  input: { inputMessages: { content: { content: string } }[] };
+  output: { content: { content: string } }[];
 }
 
 let stub: StubJudge;
@@ -117,8 +117,8 @@ describe('tracejudge score on the AI SDK 6 two-tools fixture', () => {
   });
 
   it('code scorers equal the reference libraries on the run input and output', () => {
-    const input = run.input.inputMessages.map((m) => m.content).join(', ');
-    const output = run.output.map((m) => m.content).join(', ');
+    const input = run.input.inputMessages.map((m) => m.content.content).join(', ');
+    const output = run.output.map((m) => m.content.content).join(', ');
     expect(byScorer('similarity')?.score).toBe(contentSimilarity(input, output));
     expect(byScorer('keywords')?.score).toBe(keywordCoverage(input, output));
     expect(byScorer('difference')?.score).toBe(lcsRatio(input, output));

@@ -1,5 +1,6 @@
 /** Builders and a seeded PRNG for the sampling tests. */
 import type { AgentRun } from '../../src/model/agent-run.js';
+import { agentInput, assistantMessage } from '../../src/model/messages.js';
 import type { Attributes, Span } from '../../src/model/span.js';
 import type { SamplingInput } from '../../src/sampling/types.js';
 
@@ -54,8 +55,8 @@ export function makeRun(over: Partial<AgentRun> = {}): AgentRun {
     spanId: 'b7ad6b7169203331',
     agentName: 'support-agent',
     convention: 'genai',
-    input: { inputMessages: [{ role: 'user', content: 'hi' }], systemMessages: [] },
-    output: [{ role: 'assistant', content: 'hello' }],
+    input: agentInput('hi'),
+    output: [assistantMessage('hello')],
     toolResults: [],
     context: [],
     status: 'ok',

@@ -1,9 +1,11 @@
 /** Defines the code scorer types (and quick checks) in a scorer registry. */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { calledTool, didNotCall, equals, excludes, includes, matches, maxToolCalls, noToolErrors, similarity, toolOrder, usedNoTools } from '../checks/index.js';
 import type { ScorerLike } from '../core/types.js';
 import type { ScorerTypeDefinition } from '../registry.js';
 import type { ScorerFactoryContext } from '../registry.js';
+import { createAnsweredScorer } from './answered/index.js';
+import { createClaimGroundingScorer } from './claim-grounding/index.js';
 import { autoWorkers } from './completeness/element-pool.js';
 import { createCompletenessScorer } from './completeness/index.js';
 import { createContentSimilarityScorer } from './content-similarity/index.js';
@@ -24,7 +26,8 @@ function code<K extends keyof typeof S>(register: Register, type: K, create: (o:
 
 /**
  * Define every code type. Type names: content-similarity, textual-difference, keyword-coverage,
- * completeness, tone, tool-call-accuracy-code, trajectory-accuracy-code, trajectory, grounding, and the
+ * completeness, tone, tool-call-accuracy-code, trajectory-accuracy-code, trajectory, grounding,
+ * claim-grounding, answered, and the
  * quick checks includes, excludes, equals, matches, similarity, called-tool, did-not-call, tool-order,
  * max-tool-calls, used-no-tools, no-tool-errors.
  *
@@ -54,6 +57,8 @@ export function registerCodeScorerTypes(register: Register): void {
     createTrajectoryScorerCode({ defaults: defaults, weights }),
   );
   code(register, 'grounding', (o) => createGroundingScorer(o));
+  register('claim-grounding', { kind: 'code', options: z.strictObject({ context: z.array(z.string()).optional() }), create: (o) => createClaimGroundingScorer(o) });
+  register('answered', { kind: 'code', options: z.strictObject({}), create: () => createAnsweredScorer() });
   code(register, 'includes', (o) => includes(o.expected, o));
   code(register, 'excludes', (o) => excludes(o.unwanted, o));
   code(register, 'equals', (o) => equals(o.expected, o));

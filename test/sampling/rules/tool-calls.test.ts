@@ -1,20 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { toolCallsPredicate } from '../../../src/sampling/rules/tool-calls.js';
 import { retrievalPredicate } from '../../../src/sampling/rules/retrieval.js';
+import { assistantMessage } from '../../../src/model/messages.js';
 import { makeInput, type InputOptions } from '../helpers.js';
 
 const oneResult: InputOptions = { run: { toolResults: [{ toolName: 'search', toolCallId: 'a', args: {}, result: 'x' }] } };
 const twoInvocations: InputOptions = {
   run: {
     output: [
-      {
-        role: 'assistant',
-        content: '',
-        toolInvocations: [
-          { toolCallId: 'a', toolName: 'search', args: {}, state: 'call' },
-          { toolCallId: 'b', toolName: 'lookup', args: {}, state: 'call' },
-        ],
-      },
+      assistantMessage('', [
+        { toolCallId: 'a', toolName: 'search', args: {}, state: 'call' },
+        { toolCallId: 'b', toolName: 'lookup', args: {}, state: 'call' },
+      ]),
     ],
   },
 };

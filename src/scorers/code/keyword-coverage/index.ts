@@ -31,7 +31,7 @@ export function extractKeywords(text: string): string[] {
   return keywordExtractor.extract(text, EXTRACT_OPTIONS);
 }
 
-interface KeywordSets {
+export interface KeywordSets {
   referenceKeywords: Set<string>;
   responseKeywords: Set<string>;
 }

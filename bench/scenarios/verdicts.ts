@@ -1,0 +1,58 @@
+/**
+ * Verdict accuracy of the embedded default (no config, no judge key) on the repo's labeled set
+ * (test/fixtures/labeled/, docs/calibration.md): the share of runs whose verdict matches the human label,
+ * on the tuning part, on the holdout part and overall, with the pre-issue-14 default (completeness,
+ * keyword coverage, grounding) as the baseline. Same engine as `tracejudge calibrate`.
+ */
+import { fileURLToPath } from 'node:url';
+import { collectRuns } from '../../src/calibrate/collect.js';
+import { readLabels } from '../../src/calibrate/labels.js';
+import { calibrationReport, type CalibrationReport } from '../../src/calibrate/report.js';
+import { parseConfig } from '../../src/config/load.js';
+import { createScorerRegistry } from '../../src/scorers/registry.js';
+import { createSettings } from '../../src/service/settings.js';
+import { silentLogger } from '../../src/telemetry/log.js';
+import type { Row } from '../lib/results.js';
+import type { BenchContext } from './context.js';
+
+const DIR = fileURLToPath(new URL('../../test/fixtures/labeled/', import.meta.url));
+const FILES = [`${DIR}aisdk6.json`, `${DIR}openinference.json`];
+
+/** The code scorers the embedded default ran before issue 14. */
+const OLD_DEFAULT = { completeness: { type: 'completeness', workers: 0 }, keywords: { type: 'keyword-coverage' }, grounding: { type: 'grounding' } };
+
+async function reportFor(raw: Record<string, unknown>): Promise<CalibrationReport> {
+  const registry = createScorerRegistry();
+  const config = parseConfig(raw, '<bench>', {}, { scorers: registry });
+  const settings = createSettings(config, { env: {}, logger: silentLogger(), scorers: registry, prometheus: false });
+  const { runs, scorers } = await collectRuns(config, settings, FILES);
+  return calibrationReport(runs, scorers, readLabels([`${DIR}labels.jsonl`]), { targetPrecision: 0.9 });
+}
+
+export async function verdictsScenario(ctx: BenchContext): Promise<Row[]> {
+  const now = await reportFor({});
+  const before = await reportFor({ scorers: OLD_DEFAULT });
+  const rows: Row[] = [];
+  const part = (name: string, r: CalibrationReport): CalibrationReport['verdict'] | undefined => (name === 'all' ? r.verdict : r.splits[name]);
+  for (const [name, target] of [['tune', 0.95], ['holdout', 0.9], ['all', 0.95]] as const) {
+    const v = part(name, now);
+    const b = part(name, before);
+    const value = v?.accuracy ?? null;
+    rows.push({
+      scenario: 'verdicts',
+      metric: `default verdict accuracy, ${name} (${v?.correct ?? 0}/${v?.runs ?? 0} runs)`,
+      value,
+      unit: 'share',
+      baseline: b?.accuracy ?? null,
+      baselineName: 'old default (completeness, keywords, grounding)',
+      target: `value >= ${target}`,
+      met: value === null ? null : value >= target,
+    });
+  }
+  ctx.notes.push(
+    `verdicts: labeled set of ${now.runs.labeled} runs (AI SDK 6 + OpenInference, scripted mock models); per scorer F1 for "fail": ${now.scorers
+      .map((s) => `${s.name} ${s.f1 === null ? '—' : s.f1.toFixed(3)}`)
+      .join(', ')}. Regenerate with node scripts/fixtures/labeled/generate.mjs; details with tracejudge calibrate.`,
+  );
+  return rows;
+}

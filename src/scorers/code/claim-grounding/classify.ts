@@ -1,0 +1,330 @@
+/**
+ * Classifies each specific of an answer against the sources: **supported** (a source holds the same value),
+ * **contradicted** (the slot the claim is about holds another value), **unsupported** (no source mentions
+ * it), **given** (not in any source, but in the user's question, the system prompt or the tool arguments:
+ * the model repeated it, it did not make it up) or **ignored** (a capitalised word that is probably not a name).
+ *
+ * Which slot a claim is about: among the facts that could support or contradict a specific, the ones whose
+ * object shares most words with the claim (an order id, a product name, a city), and, among those, the ones
+ * whose key is named next to the specific (`total`, `carrier`). Support wins inside that set.
+ */
+import { weekdayOf } from './dates.js';
+import type { Fact, GroundingSources } from './sources.js';
+import { contentWords } from './sources.js';
+import type { DateSpecific, EntitySpecific, IdSpecific, NumberSpecific, Specific, StatusSpecific, TimeSpecific } from './specifics.js';
+import { IMPLIES, STOP_WORDS } from './vocabulary.js';
+
+export type Verdict = 'supported' | 'contradicted' | 'unsupported' | 'given' | 'ignored';
+
+export interface Classified {
+  specific: Specific;
+  verdict: Verdict;
+  /** The facts behind the verdict (the slot values shown in the reason). */
+  evidence: Fact[];
+}
+
+/** What the model was given rather than found: question, system prompt, tool arguments. */
+export interface GivenText {
+  /** Lowercase. */
+  text: string;
+  /** Uppercase without separators (ids). */
+  idText: string;
+  specifics: readonly Specific[];
+}
+
+export interface ClaimContext {
+  claims: readonly string[];
+  /** Content words per claim. */
+  claimTerms: readonly ReadonlySet<string>[];
+}
+
+type Relevant = { fact: Fact; supports: boolean };
+
+function nearWords(claim: string, at: number, length: number): Set<string> {
+  const before = claim.slice(Math.max(0, at - 40), at).split(/[,;()]/).pop() ?? '';
+  const after = claim.slice(at + length, at + length + 30).split(/[,;()]/)[0] ?? '';
+  return new Set([...contentWords(before).slice(-3), ...contentWords(after).slice(0, 2)]);
+}
+
+/** The clause of `claim` around offset `at`: split at punctuation and at "and" / "but" / "so". */
+function clauseAt(claim: string, at: number): string {
+  const re = /[,;:()—–]|\b(?:and|but|so|while|whereas)\b/giu;
+  let start = 0;
+  let end = claim.length;
+  for (let m = re.exec(claim); m !== null; m = re.exec(claim)) {
+    if (m.index < at) start = m.index + m[0].length;
+    else {
+      end = m.index;
+      break;
+    }
+  }
+  return claim.slice(start, end);
+}
+
+/**
+ * How much a claim is about a fact's object: words shared with the object counted twice in the specific's
+ * own clause and once in the whole claim, plus half a point when the fact's key is named next to it.
+ */
+function affinity(fact: Fact, spec: Specific, sources: GroundingSources, ctx: ClaimContext): number {
+  const claim = ctx.claims[spec.claim] ?? '';
+  const terms = ctx.claimTerms[spec.claim] ?? new Set<string>();
+  const clause = new Set(contentWords(clauseAt(claim, spec.at)));
+  const group = sources.groupTerms.get(fact.slot.group);
+  let score = 0;
+  if (group) {
+    for (const t of terms) if (group.has(t)) score += 1;
+    for (const t of clause) if (group.has(t)) score += 2;
+  }
+  const near = nearWords(claim, spec.at, spec.text.length);
+  if (fact.slot.keyWords.some((w) => near.has(w))) score += 0.5;
+  return score;
+}
+
+/**
+ * Specifics that name many different things (amounts, counts, dates, ids): another value in a slot only
+ * contradicts them when the claim is visibly about that slot's object or key.
+ */
+function ambiguous(spec: Specific): boolean {
+  if (spec.kind === 'number') return spec.dim === undefined || spec.dim === 'money' || spec.dim === 'count' || spec.dim === 'duration';
+  return spec.kind === 'date' || spec.kind === 'id' || spec.kind === 'time' || spec.kind === 'entity';
+}
+
+function decide(spec: Specific, relevant: Relevant[], sources: GroundingSources, ctx: ClaimContext): { verdict: 'supported' | 'contradicted'; evidence: Fact[] } | undefined {
+  if (relevant.length === 0) return undefined;
+  const scored = relevant.map((r) => ({ ...r, a: affinity(r.fact, spec, sources, ctx) }));
+  const max = Math.max(...scored.map((r) => r.a));
+  const top = max > 0 ? scored.filter((r) => r.a === max) : scored;
+  const support = top.filter((r) => r.supports);
+  if (support.length > 0) return { verdict: 'supported', evidence: support.map((r) => r.fact) };
+  if (max === 0 && (ambiguous(spec) || new Set(top.map((r) => r.fact.slot.group)).size > 1)) return undefined;
+  return { verdict: 'contradicted', evidence: top.map((r) => r.fact) };
+}
+
+const toF = (c: number): number => (c * 9) / 5 + 32;
+const toC = (f: number): number => ((f - 32) * 5) / 9;
+
+/** The source value in the answer's unit (temperatures converted), or undefined when they do not compare. */
+function comparable(a: NumberSpecific, s: NumberSpecific): number | undefined {
+  if (a.dim === undefined || s.dim === undefined) return s.value;
+  if (a.dim !== s.dim) return undefined;
+  if (a.dim === 'temperature' && a.unit && s.unit && a.unit !== s.unit) return a.unit === 'F' ? toF(s.value) : toC(s.value);
+  if (a.dim === 'money' && a.unit && s.unit && a.unit !== s.unit) return undefined;
+  if (a.dim === 'count' && a.noun && s.noun && a.noun !== s.noun) return undefined;
+  return s.value;
+}
+
+/** Equal as written: within half the last written digit (18 for 18.4), or 10 % when the answer says "about". */
+function sameValue(a: NumberSpecific, value: number): boolean {
+  const step = 10 ** -a.decimals * a.factor;
+  const tolerance = a.approx ? Math.max(step, Math.abs(a.value) * 0.1) : step / 2 + 1e-9;
+  return Math.abs(a.value - value) <= tolerance;
+}
+
+/** Whether a number slot is about the same quantity (same dimension, and for counts the same thing). */
+function sameQuantity(a: NumberSpecific, s: NumberSpecific, fact: Fact): boolean {
+  if (a.dim === undefined || s.dim === undefined || a.dim !== s.dim) return false;
+  if (a.dim === 'count') return a.noun !== undefined && (s.noun === a.noun || fact.slot.keyWords.includes(a.noun));
+  if (a.dim === 'money' && a.unit && s.unit && a.unit !== s.unit) return false;
+  return true;
+}
+
+function numberFacts(sources: GroundingSources): { fact: Fact; n: NumberSpecific }[] {
+  return sources.facts.flatMap((f) => (f.specific.kind === 'number' ? [{ fact: f, n: f.specific }] : []));
+}
+
+/** Two facts whose sum, difference or (amount × count, same result) is the answer's value. */
+function derivedSupport(a: NumberSpecific, nums: readonly { fact: Fact; n: NumberSpecific }[]): Fact[] | undefined {
+  const same = nums.filter(({ n }) => n.dim === a.dim && comparable(a, n) !== undefined).slice(0, 40);
+  for (let i = 0; i < same.length; i++) {
+    for (let j = i + 1; j < same.length; j++) {
+      const x = same[i] as { fact: Fact; n: NumberSpecific };
+      const y = same[j] as { fact: Fact; n: NumberSpecific };
+      const vx = comparable(a, x.n) as number;
+      const vy = comparable(a, y.n) as number;
+      if (sameValue(a, vx + vy) || sameValue(a, Math.abs(vx - vy))) return [x.fact, y.fact];
+    }
+  }
+  const counts = nums.filter(({ n }) => n.dim === 'count' && Number.isInteger(n.value) && n.value > 1).slice(0, 20);
+  for (const x of same) {
+    for (const c of counts) {
+      if (c.fact.slot.source !== x.fact.slot.source) continue;
+      if (sameValue(a, (comparable(a, x.n) as number) * c.n.value)) return [x.fact, c.fact];
+    }
+  }
+  return undefined;
+}
+
+function classifyNumber(a: NumberSpecific, sources: GroundingSources, given: GivenText, ctx: ClaimContext): Classified {
+  const nums = numberFacts(sources);
+  const relevant: Relevant[] = [];
+  for (const { fact, n } of nums) {
+    const v = comparable(a, n);
+    if (v !== undefined && sameValue(a, v) && (a.dim === undefined || n.dim === undefined || a.dim === n.dim)) relevant.push({ fact, supports: true });
+    else if (sameQuantity(a, n, fact)) relevant.push({ fact, supports: false });
+  }
+  // Derived values: a sum or difference of two slots of the same quantity, or an amount times a count in one result.
+  if (!relevant.some((r) => r.supports) && a.dim !== undefined && a.dim !== 'count') {
+    const derived = derivedSupport(a, nums);
+    if (derived) return { specific: a, verdict: 'supported', evidence: derived };
+  }
+  // "in 3 days" is also the day it names.
+  if (a.day !== undefined) {
+    const d = sources.facts.find((f) => f.specific.kind === 'date' && f.specific.day === a.day);
+    if (d) return { specific: a, verdict: 'supported', evidence: [d] };
+  }
+  const decided = decide(a, relevant, sources, ctx);
+  if (decided) return { specific: a, ...decided };
+  if (a.dim === undefined && new RegExp(`(?<![\\d.])${String(a.value).replace('.', '\\.')}(?![\\d])`).test(sources.text)) {
+    return { specific: a, verdict: 'supported', evidence: [] };
+  }
+  if (given.specifics.some((g) => g.kind === 'number' && sameValue(a, g.value))) return { specific: a, verdict: 'given', evidence: [] };
+  return { specific: a, verdict: 'unsupported', evidence: [] };
+}
+
+function dateMatches(a: DateSpecific, b: DateSpecific): boolean {
+  if (a.day !== undefined) return b.day === a.day || (b.monthDay !== undefined && a.day.slice(5) === b.monthDay);
+  if (a.monthDay !== undefined) return (b.day !== undefined && b.day.slice(5) === a.monthDay) || b.monthDay === a.monthDay;
+  if (a.weekday !== undefined) return (b.day !== undefined && weekdayOf(b.day) === a.weekday) || b.weekday === a.weekday;
+  return false;
+}
+
+function classifyDate(a: DateSpecific, sources: GroundingSources, given: GivenText, ctx: ClaimContext): Classified {
+  const relevant: Relevant[] = [];
+  for (const fact of sources.facts) {
+    const s = fact.specific;
+    if (s.kind !== 'date') continue;
+    // A bare weekday can only disagree with a full date.
+    if (a.weekday !== undefined && s.day === undefined && s.weekday === undefined) continue;
+    relevant.push({ fact, supports: dateMatches(a, s) });
+  }
+  const decided = decide(a, relevant, sources, ctx);
+  if (decided) return { specific: a, ...decided };
+  if (given.specifics.some((g) => g.kind === 'date' && dateMatches(a, g))) return { specific: a, verdict: 'given', evidence: [] };
+  return { specific: a, verdict: 'unsupported', evidence: [] };
+}
+
+function classifyTime(a: TimeSpecific, sources: GroundingSources, given: GivenText, ctx: ClaimContext): Classified {
+  const relevant: Relevant[] = sources.facts.flatMap((fact) => (fact.specific.kind === 'time' ? [{ fact, supports: fact.specific.minutes === a.minutes }] : []));
+  if (!relevant.some((r) => r.supports)) {
+    // A time shifted by a duration the sources give (departure 09:40 + a 45-minute delay = 10:25).
+    const times = sources.facts.filter((f) => f.specific.kind === 'time');
+    const shifts = sources.facts.filter((f) => f.specific.kind === 'number' && f.specific.dim === 'duration' && f.specific.value < 1);
+    for (const t of times) {
+      for (const d of shifts) {
+        const minutes = Math.round((d.specific as NumberSpecific).value * 1440);
+        const base = (t.specific as TimeSpecific).minutes;
+        if ((base + minutes) % 1440 === a.minutes || (base - minutes + 1440) % 1440 === a.minutes) return { specific: a, verdict: 'supported', evidence: [t, d] };
+      }
+    }
+  }
+  const decided = decide(a, relevant, sources, ctx);
+  if (decided) return { specific: a, ...decided };
+  if (given.specifics.some((g) => g.kind === 'time' && g.minutes === a.minutes)) return { specific: a, verdict: 'given', evidence: [] };
+  return { specific: a, verdict: 'unsupported', evidence: [] };
+}
+
+function classifyId(a: IdSpecific, sources: GroundingSources, given: GivenText, ctx: ClaimContext): Classified {
+  const relevant: Relevant[] = [];
+  for (const fact of sources.facts) {
+    const s = fact.specific;
+    if (s.kind !== 'id') continue;
+    if (s.norm === a.norm) relevant.push({ fact, supports: true });
+    else if (s.shape === a.shape && a.shape !== 'url' && a.shape !== 'email') relevant.push({ fact, supports: false });
+  }
+  if (!relevant.some((r) => r.supports) && a.norm.length >= 4 && sources.idText.includes(a.norm.toUpperCase())) return { specific: a, verdict: 'supported', evidence: [] };
+  if (!relevant.some((r) => r.supports) && (given.idText.includes(a.norm.toUpperCase()) || given.text.includes(a.norm))) return { specific: a, verdict: 'given', evidence: [] };
+  const decided = decide(a, relevant, sources, ctx);
+  if (decided) return { specific: a, ...decided };
+  return { specific: a, verdict: 'unsupported', evidence: [] };
+}
+
+function mentions(text: string, norm: string): boolean {
+  const escaped = norm.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'u').test(text);
+}
+
+function classifyEntity(a: EntitySpecific, sources: GroundingSources, given: GivenText, ctx: ClaimContext): Classified {
+  if (mentions(sources.text, a.norm)) {
+    const evidence = sources.facts.filter((f) => f.specific.kind === 'entity' && f.specific.norm === a.norm);
+    return { specific: a, verdict: 'supported', evidence };
+  }
+  const words = a.norm.split(' ').filter((w) => w.length >= 3);
+  if (words.length > 1 && words.every((w) => mentions(sources.text, w))) return { specific: a, verdict: 'supported', evidence: [] };
+  // A capitalised sentence start no source has is probably an ordinary word: neither counted nor contradicted.
+  if (a.weak && a.cls === undefined) return { specific: a, verdict: mentions(given.text, a.norm) ? 'given' : 'ignored', evidence: [] };
+  // Contradicted: a slot holds another name of the same class (a carrier, a city), or the claim names the slot's key.
+  const near = nearWords(ctx.claims[a.claim] ?? '', a.at, a.text.length);
+  const relevant: Relevant[] = [];
+  for (const fact of sources.facts) {
+    const s = fact.specific;
+    if (s.kind !== 'entity' || s.norm === a.norm) continue;
+    if ((a.cls !== undefined && s.cls === a.cls) || (fact.slot.keyWords.some((w) => w.length > 3 && w !== 'name' && near.has(w)) && fact.slot.path !== '')) {
+      relevant.push({ fact, supports: false });
+    }
+  }
+  // A name that shares a word with a slot's name but is another name: "Storm Shell Jacket" for "Nimbus Rain Jacket".
+  if (relevant.length === 0 && words.length > 1) {
+    for (const fact of sources.facts) {
+      const s = fact.specific;
+      if (s.kind !== 'entity' || fact.slot.path === '' || s.norm.split(' ').length < 2) continue;
+      const theirs = new Set(s.norm.split(' ').filter((w) => w.length >= 3 && !STOP_WORDS.has(w)));
+      if (words.some((w) => theirs.has(w))) relevant.push({ fact, supports: false });
+    }
+  }
+  if (relevant.length === 0 || mentions(given.text, a.norm)) {
+    if (mentions(given.text, a.norm)) return { specific: a, verdict: 'given', evidence: [] };
+    return { specific: a, verdict: a.weak ? 'ignored' : 'unsupported', evidence: [] };
+  }
+  const decided = decide(a, relevant, sources, ctx);
+  return { specific: a, ...(decided ?? { verdict: 'unsupported', evidence: [] }) };
+}
+
+/** Whether a source status fact agrees with the claim's reading, disagrees, or says nothing about it. */
+function statusRelation(claimCanonical: string, claimAsserts: boolean, fact: Fact): 'supports' | 'contradicts' | undefined {
+  const s = fact.specific as StatusSpecific;
+  let out: 'supports' | 'contradicts' | undefined;
+  for (const t of s.terms) {
+    const asserts = t.negative === s.negated;
+    const implied = asserts && (IMPLIES[t.canonical] ?? []).includes(claimCanonical);
+    let r: 'supports' | 'contradicts' | undefined;
+    if (t.canonical === claimCanonical || implied) r = asserts === claimAsserts || (implied && claimAsserts) ? 'supports' : 'contradicts';
+    else if (fact.slot.exclusive && asserts) r = claimAsserts ? 'contradicts' : 'supports';
+    if (r === 'supports') return r;
+    out ??= r;
+  }
+  return out;
+}
+
+function classifyStatus(a: StatusSpecific, sources: GroundingSources, ctx: ClaimContext): Classified {
+  const relevant: Relevant[] = [];
+  for (const fact of sources.facts) {
+    const s = fact.specific;
+    if (s.kind !== 'status') continue;
+    for (const reading of a.terms) {
+      if (!s.terms.some((t) => t.family === reading.family)) continue;
+      const rel = statusRelation(reading.canonical, reading.negative === a.negated, fact);
+      if (rel) relevant.push({ fact, supports: rel === 'supports' });
+    }
+  }
+  const decided = decide(a, relevant, sources, ctx);
+  if (decided) return { specific: a, ...decided };
+  return { specific: a, verdict: 'unsupported', evidence: [] };
+}
+
+/** Classify one specific. */
+export function classify(spec: Specific, sources: GroundingSources, given: GivenText, ctx: ClaimContext): Classified {
+  switch (spec.kind) {
+    case 'number':
+      return classifyNumber(spec, sources, given, ctx);
+    case 'date':
+      return classifyDate(spec, sources, given, ctx);
+    case 'time':
+      return classifyTime(spec, sources, given, ctx);
+    case 'id':
+      return classifyId(spec, sources, given, ctx);
+    case 'entity':
+      return classifyEntity(spec, sources, given, ctx);
+    case 'status':
+      return classifyStatus(spec, sources, ctx);
+  }
+}

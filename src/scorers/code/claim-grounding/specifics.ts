@@ -1,0 +1,449 @@
+/**
+ * The checkable specifics of a text: numbers with their units (money, percentages, temperatures, durations,
+ * counts of things), dates (relative ones resolved against the run's day), times, identifiers, named
+ * entities and status words with their negation. Precise regular expressions do the work; matched spans are
+ * masked so one piece of text yields one specific.
+ */
+import { addDays, makeDay, relativeDay } from './dates.js';
+import {
+  CURRENCY_SYMBOLS,
+  ENTITY_CLASS_OF,
+  MONTHS,
+  NEGATORS,
+  NOT_ENTITIES,
+  NUMBER_WORDS,
+  STATUS_TERMS,
+  STATUS_TERM_LIST,
+  STOP_WORDS,
+  UNIT_WORDS,
+  WEEKDAYS,
+  type StatusTerm,
+  type UnitInfo,
+} from './vocabulary.js';
+
+export type Dimension = UnitInfo['dim'] | 'count';
+
+interface Base {
+  /** The text as written. */
+  text: string;
+  /** Index of the claim (sentence) it was found in. */
+  claim: number;
+  /** Offset of `text` in its claim. */
+  at: number;
+}
+
+export interface NumberSpecific extends Base {
+  kind: 'number';
+  /** In the dimension's base unit (days, km, kg); temperatures and money as written. */
+  value: number;
+  /** The written unit's size in the base unit (`months` → 30): the rounding tolerance scales with it. */
+  factor: number;
+  /** Digits after the decimal point as written (rounding tolerance). */
+  decimals: number;
+  /** Preceded by about / around / roughly / up to …. */
+  approx: boolean;
+  dim?: Dimension;
+  /** C/F for temperatures, the currency code for money. */
+  unit?: string;
+  /** For counts: the thing counted, singular (`item`, `room`). */
+  noun?: string;
+  /** For `in 3 days`: the day it names, from the run's day. */
+  day?: string;
+}
+
+export interface DateSpecific extends Base {
+  kind: 'date';
+  /** `YYYY-MM-DD` when the year is known (written or relative). */
+  day?: string;
+  /** `MM-DD` when written without a year. */
+  monthDay?: string;
+  /** 0–6 for a bare weekday (`on Friday`). */
+  weekday?: number;
+}
+
+export interface TimeSpecific extends Base {
+  kind: 'time';
+  /** Minutes after midnight. */
+  minutes: number;
+}
+
+export interface IdSpecific extends Base {
+  kind: 'id';
+  /** Uppercase, without separators. */
+  norm: string;
+  /** Letters prefix + digit count, e.g. `A#4`: ids of one shape name things of one kind. */
+  shape: string;
+}
+
+export interface EntitySpecific extends Base {
+  kind: 'entity';
+  /** Lowercase. */
+  norm: string;
+  /** `carrier`, `city`, `country`, `airline` for known names. */
+  cls?: string;
+  /** A sentence-initial capitalised word that may be an ordinary word: counted only when a source has it. */
+  weak: boolean;
+}
+
+export interface StatusSpecific extends Base {
+  kind: 'status';
+  /** Every reading of the term (a term may belong to several families). */
+  terms: readonly StatusTerm[];
+  /** The claim says the opposite: `not available`, `unavailable`, `hasn't shipped`. */
+  negated: boolean;
+}
+
+export type Specific = NumberSpecific | DateSpecific | TimeSpecific | IdSpecific | EntitySpecific | StatusSpecific;
+
+export interface ExtractOptions {
+  /** The run's day (`YYYY-MM-DD`), to resolve `yesterday`, `next Monday`, `in 3 days`. */
+  ref?: string;
+  /** Source mode: every capitalised word is a name (data has no sentence starts), status words are not negated by context. */
+  source?: boolean;
+}
+
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const alt = (words: Iterable<string>): string => [...words].sort((a, b) => b.length - a.length).map((w) => escape(w).replace(/\s+|_/g, '[\\s_-]+')).join('|');
+
+const NUM_WORDS = alt(Object.keys(NUMBER_WORDS));
+const NUM = `(?:[-−]?\\d[\\d,]*(?:\\.\\d+)?|\\.\\d+|(?:${NUM_WORDS})(?![\\p{L}]))`;
+const MONTH = alt(Object.keys(MONTHS));
+const WEEKDAY = alt(Object.keys(WEEKDAYS));
+const UNIT = alt(Object.keys(UNIT_WORDS).filter((k) => !k.includes('_')));
+
+const RE = {
+  url: /\bhttps?:\/\/[^\s)]+/giu,
+  email: /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/giu,
+  isoDate: /(?<![\w-])(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-])/gu,
+  slashDate: /(?<![\w/])(\d{4})\/(\d{1,2})\/(\d{1,2})(?![\w/])/gu,
+  dayMonth: new RegExp(`(?<![\\p{L}\\d])(?:(?:${WEEKDAY}),?\\s+)?(?:the\\s+)?(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(${MONTH})\\.?(?:,?\\s+(\\d{4}))?(?![\\p{L}\\d])`, 'giu'),
+  monthDay: new RegExp(`(?<![\\p{L}\\d])(?:(?:${WEEKDAY}),?\\s+)?(${MONTH})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+(\\d{4}))?(?![\\p{L}\\d])`, 'giu'),
+  relative: new RegExp(`(?<![\\p{L}])(the day after tomorrow|the day before yesterday|yesterday|today|tonight|tomorrow|this (?:morning|afternoon|evening)|(?:last|next|this|coming) (?:${WEEKDAY}))(?![\\p{L}])`, 'giu'),
+  weekday: new RegExp(`(?<![\\p{L}])(${WEEKDAY})(?![\\p{L}])`, 'giu'),
+  time: /(?<![\w:.])(\d{1,2})(?::(\d{2}))?\s*(a\.?m\b\.?|p\.?m\b\.?)(?![\p{L}])|(?<![\w:.])([01]?\d|2[0-3]):([0-5]\d)(?![\w:])|\b(noon|midnight)\b/giu,
+  phone: /(?<![\w])(?:\+?\d{1,3}[\s.-])?(?:\(\d{2,4}\)[\s.-]?)?\d{3,4}[\s.-]\d{3,4}(?:[\s.-]\d{2,4})?(?![\w])/gu,
+  money: new RegExp(
+    `(?:(us\\$|\\$|€|£|¥)\\s?(${NUM}))|(?:(?<![\\p{L}])(usd|eur|gbp|chf|jpy)\\s?(${NUM}))|(?:(${NUM})\\s?(usd|eur|gbp|chf|jpy|dollars?|euros?|pounds|yen)(?![\\p{L}]))`,
+    'giu',
+  ),
+  dashedId: /(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)+(?![\w-])/gu,
+  capsId: /(?<![\w-])(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,}(?![\w-])/gu,
+  hashId: /#\s?([A-Za-z0-9-]{3,})\b/gu,
+  placeId: /\b(?:gate|seat|room|terminal|platform|row|suite|locker|dock|bay|desk|unit|apartment|table|pin|code)\s+([A-Z]{0,2}\d{1,4}[A-Z]{0,2})\b/giu,
+  longDigits: /(?<![\w.,])\d{6,}(?![\w.,])/gu,
+  numberUnit: new RegExp(`(?<![\\p{L}\\d.,])(${NUM})(?:\\s?(?:-|–|to)\\s?(${NUM}))?(?:\\s?|-)(${UNIT})(?![\\p{L}])`, 'giu'),
+  attachedTemp: /(?<![\w.,])([-−]?\d+(?:\.\d+)?)([CF])(?![\w])/gu,
+  numberNoun: new RegExp(`(?<![\\p{L}\\d.,])(${NUM})\\s+([\\p{L}][\\p{L}'-]+)`, 'giu'),
+  plainNumber: /(?<![\w.,])[-−]?\d[\d,]*(?:\.\d+)?(?![\w])/gu,
+  status: new RegExp(`(?<![\\p{L}])(${alt(STATUS_TERM_LIST)})(?![\\p{L}])`, 'giu'),
+  entity: /(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}'’&-]*(?:[ ]\p{Lu}[\p{L}\p{N}'’&-]*)*/gu,
+  gazetteer: new RegExp(`(?<![\\p{L}])(${alt(ENTITY_CLASS_OF.keys())})(?![\\p{L}])`, 'giu'),
+} as const;
+
+const APPROX = /(?:about|around|approximately|approx\.?|roughly|nearly|almost|~|over|under|more than|less than|up to|at least|at most|close to|some)\s*$/i;
+
+/** Parse a number as written: digits with thousands commas, or a number word. */
+export function parseNumber(raw: string): { value: number; decimals: number } | undefined {
+  const t = raw.replace(/−/g, '-').toLowerCase();
+  const word = NUMBER_WORDS[t];
+  if (word !== undefined) return { value: word, decimals: 0 };
+  const clean = t.replace(/,/g, '');
+  const value = Number(clean);
+  if (!Number.isFinite(value)) return undefined;
+  const dot = clean.indexOf('.');
+  return { value, decimals: dot < 0 ? 0 : clean.length - dot - 1 };
+}
+
+/** `items` → `item`, `boxes` → `box`, `nights` → `night`. */
+export function singular(word: string): string {
+  const w = word.toLowerCase();
+  if (w.length > 4 && w.endsWith('ies')) return `${w.slice(0, -3)}y`;
+  if (w.length > 4 && /(?:ss|x|ch|sh)es$/.test(w)) return w.slice(0, -2);
+  if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) return w.slice(0, -1);
+  return w;
+}
+
+/** An id's comparable form and shape. */
+export function idOf(raw: string): { norm: string; shape: string } {
+  const norm = raw.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  const prefix = /^[A-Z]*/.exec(norm)?.[0] ?? '';
+  return { norm, shape: `${prefix}#${norm.replace(/[^0-9]/g, '').length}` };
+}
+
+/** Splits an answer into claims: sentences, lines, and `;`-separated clauses. */
+export function splitClaims(text: string): string[] {
+  return text
+    .split(/(?<=[.!?])\s+(?=[\p{Lu}\d"'“(*•-])|\n+|;\s+/u)
+    .map((c) => c.replace(/^\s*(?:[-*•]|\d+[.)])\s+/u, '').trim())
+    .filter((c) => /[\p{L}\p{N}]/u.test(c));
+}
+
+class Masked {
+  chars: string[];
+  constructor(readonly original: string) {
+    this.chars = original.split('');
+  }
+  get text(): string {
+    return this.chars.join('');
+  }
+  mask(a: number, b: number): void {
+    for (let i = a; i < b; i++) this.chars[i] = ' ';
+  }
+  /** Runs `re` on the masked text, masking each match `fn` accepts. */
+  each(re: RegExp, fn: (m: RegExpExecArray) => boolean | void): void {
+    const text = this.text;
+    re.lastIndex = 0;
+    const hits: [number, number][] = [];
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      if (m[0] === '') {
+        re.lastIndex += 1;
+        continue;
+      }
+      if (fn(m) !== false) hits.push([m.index, m.index + m[0].length]);
+    }
+    for (const [a, b] of hits) for (let i = a; i < b; i++) this.chars[i] = ' ';
+  }
+}
+
+function approxBefore(text: string, index: number): boolean {
+  return APPROX.test(text.slice(Math.max(0, index - 24), index));
+}
+
+/** True when a negator stands within the four words before `index`, in the same clause. */
+function negatedBefore(text: string, index: number): boolean {
+  const before = text.slice(Math.max(0, index - 48), index).toLowerCase();
+  const clause = before.split(/[,;:.!?()]|\b(?:but|however|although|though|while|whereas|and)\b/u).pop() ?? '';
+  const words = clause.split(/\s+/u).filter(Boolean).slice(-4);
+  return words.some((w) => NEGATORS.has(w.replace(/[^a-z']/g, '')));
+}
+
+function dayFromParts(year: string | undefined, month: string, day: string): { day?: string; monthDay?: string } | undefined {
+  const m = MONTHS[month.toLowerCase().replace(/\.$/, '')];
+  const d = Number(day);
+  if (m === undefined) return undefined;
+  if (year !== undefined) {
+    const full = makeDay(Number(year), m, d);
+    return full ? { day: full } : undefined;
+  }
+  if (!makeDay(2000, m, d)) return undefined;
+  return { monthDay: `${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}` };
+}
+
+function temperatureUnit(info: UnitInfo): string | undefined {
+  return info.unit === '' ? undefined : info.unit;
+}
+
+/** The words of a capitalised sequence without leading / trailing ordinary words ("Your DHL" → DHL). */
+function trimNames(seq: string): string[] {
+  let words = seq.replace(/['’]s$/u, '').split(' ');
+  while (words.length > 0 && NOT_ENTITIES.has((words[0] as string).toLowerCase())) words = words.slice(1);
+  while (words.length > 0 && NOT_ENTITIES.has((words[words.length - 1] as string).toLowerCase())) words = words.slice(0, -1);
+  return words;
+}
+
+/** Every specific of one claim. */
+function claimSpecifics(claim: string, index: number, options: ExtractOptions): Specific[] {
+  const out: Specific[] = [];
+  const m = new Masked(claim);
+  const { ref } = options;
+  const push = (s: Specific): void => {
+    out.push(s);
+  };
+
+  m.each(RE.url, (x) => push({ kind: 'id', text: x[0], claim: index, at: x.index, norm: x[0].toLowerCase(), shape: 'url' }));
+  m.each(RE.email, (x) => push({ kind: 'id', text: x[0], claim: index, at: x.index, norm: x[0].toLowerCase(), shape: 'email' }));
+  m.each(RE.isoDate, (x) => {
+    const day = makeDay(Number(x[1]), Number(x[2]), Number(x[3]));
+    if (!day) return false;
+    push({ kind: 'date', text: x[0], claim: index, at: x.index, day });
+    if (x[4] !== undefined) push({ kind: 'time', text: x[0], claim: index, at: x.index, minutes: Number(x[4]) * 60 + Number(x[5]) });
+    return true;
+  });
+  m.each(RE.slashDate, (x) => {
+    const day = makeDay(Number(x[1]), Number(x[2]), Number(x[3]));
+    if (!day) return false;
+    push({ kind: 'date', text: x[0], claim: index, at: x.index, day });
+    return true;
+  });
+  const writtenDate = (x: RegExpExecArray, monthAt: number, dayAt: number, yearAt: number): boolean => {
+    const month = x[monthAt] as string;
+    // "may" is a month only when capitalised.
+    if (month.toLowerCase() === 'may' && month !== 'May') return false;
+    const parts = dayFromParts(x[yearAt], month, x[dayAt] as string);
+    if (!parts) return false;
+    push({ kind: 'date', text: x[0].trim(), claim: index, at: x.index, ...parts });
+    return true;
+  };
+  m.each(RE.dayMonth, (x) => writtenDate(x, 2, 1, 3));
+  m.each(RE.monthDay, (x) => writtenDate(x, 1, 2, 3));
+  m.each(RE.relative, (x) => {
+    if (!ref) return true;
+    const day = relativeDay(x[1] as string, ref);
+    if (day) push({ kind: 'date', text: x[0], claim: index, at: x.index, day });
+    return true;
+  });
+  m.each(RE.weekday, (x) => push({ kind: 'date', text: x[0], claim: index, at: x.index, weekday: WEEKDAYS[(x[1] as string).toLowerCase()] as number }));
+  m.each(RE.time, (x) => {
+    if (x[6] !== undefined) {
+      push({ kind: 'time', text: x[0], claim: index, at: x.index, minutes: x[6].toLowerCase() === 'noon' ? 720 : 0 });
+      return true;
+    }
+    if (x[3] !== undefined) {
+      const h = Number(x[1]);
+      if (h < 1 || h > 12) return false;
+      const pm = x[3].toLowerCase().startsWith('p');
+      push({ kind: 'time', text: x[0], claim: index, at: x.index, minutes: ((h % 12) + (pm ? 12 : 0)) * 60 + Number(x[2] ?? 0) });
+      return true;
+    }
+    push({ kind: 'time', text: x[0], claim: index, at: x.index, minutes: Number(x[4]) * 60 + Number(x[5]) });
+    return true;
+  });
+  m.each(RE.money, (x) => {
+    const raw = x[2] ?? x[4] ?? x[5];
+    const n = raw === undefined ? undefined : parseNumber(raw);
+    if (!n) return false;
+    const sym = (x[1] ?? x[3] ?? x[6] ?? '').toLowerCase();
+    const unit = CURRENCY_SYMBOLS[sym] ?? UNIT_WORDS[sym]?.unit ?? sym.toUpperCase();
+    push({ kind: 'number', text: x[0], claim: index, at: x.index, value: n.value, decimals: n.decimals, approx: approxBefore(claim, x.index), dim: 'money', unit, factor: 1 });
+    return true;
+  });
+  const id = (text: string, at: number): void => {
+    const { norm, shape } = idOf(text);
+    push({ kind: 'id', text, claim: index, at, norm, shape });
+  };
+  m.each(RE.hashId, (x) => id(x[1] as string, x.index));
+  m.each(RE.placeId, (x) => id(x[1] as string, x.index + x[0].length - (x[1] as string).length));
+  m.each(RE.dashedId, (x) => {
+    // "5-7" and "18-20" are ranges, "24-month" and "3-pack" a number with its unit or noun: not ids.
+    if (/^[\d-]+$/.test(x[0]) || /^\d+(?:\.\d+)?-[a-z]+$/.test(x[0])) return false;
+    id(x[0], x.index);
+    return true;
+  });
+  m.each(RE.capsId, (x) => id(x[0], x.index));
+  m.each(RE.phone, (x) => {
+    const { norm } = idOf(x[0]);
+    if (norm.length < 7) return false;
+    push({ kind: 'id', text: x[0], claim: index, at: x.index, norm, shape: 'phone' });
+    return true;
+  });
+  m.each(RE.longDigits, (x) => id(x[0], x.index));
+  m.each(RE.numberUnit, (x) => {
+    const unitWord = (x[3] as string).toLowerCase().replace(/\s+/g, ' ');
+    const info = UNIT_WORDS[unitWord];
+    if (!info) return false;
+    // "m" after a number is metres only when nothing else reads it ("5 m"); "3 min" is minutes.
+    const values = [x[1], x[2]].filter((v): v is string => v !== undefined);
+    for (const v of values) {
+      const n = parseNumber(v);
+      if (!n) continue;
+      const base: NumberSpecific = {
+        kind: 'number',
+        text: x[0],
+        claim: index, at: x.index,
+        value: info.dim === 'temperature' || info.dim === 'money' || info.dim === 'percent' ? n.value : n.value * info.factor,
+        decimals: n.decimals,
+        approx: approxBefore(claim, x.index),
+        dim: info.dim,
+        factor: info.dim === 'temperature' || info.dim === 'money' || info.dim === 'percent' ? 1 : info.factor,
+      };
+      const unit = info.dim === 'temperature' ? temperatureUnit(info) : info.dim === 'money' ? info.unit : info.unit;
+      if (unit !== undefined) base.unit = unit;
+      if (info.dim === 'duration' && ref && /\bin\s*$/i.test(claim.slice(Math.max(0, x.index - 4), x.index)) && info.factor >= 1) {
+        base.day = addDays(ref, Math.round(base.value));
+      }
+      push(base);
+    }
+    return values.length > 0;
+  });
+  m.each(RE.attachedTemp, (x) => {
+    const n = parseNumber(x[1] as string);
+    if (!n) return false;
+    push({ kind: 'number', text: x[0], claim: index, at: x.index, value: n.value, decimals: n.decimals, approx: approxBefore(claim, x.index), dim: 'temperature', unit: x[2] as string, factor: 1 });
+    return true;
+  });
+  {
+    // Counts: mask only the number, so the noun stays visible to the name and status passes.
+    const text = m.text;
+    RE.numberNoun.lastIndex = 0;
+    const spans: [number, number][] = [];
+    for (let x = RE.numberNoun.exec(text); x !== null; x = RE.numberNoun.exec(text)) {
+      const word = (x[2] as string).toLowerCase();
+      RE.numberNoun.lastIndex = x.index + (x[1] as string).length;
+      if (STOP_WORDS.has(word) || UNIT_WORDS[word] || MONTHS[word] !== undefined) continue;
+      const n = parseNumber(x[1] as string);
+      if (!n) continue;
+      push({ kind: 'number', text: x[0], claim: index, at: x.index, value: n.value, decimals: n.decimals, approx: approxBefore(claim, x.index), dim: 'count', noun: singular(word), factor: 1 });
+      spans.push([x.index, x.index + (x[1] as string).length]);
+    }
+    for (const [a, b] of spans) m.mask(a, b);
+  }
+  m.each(RE.plainNumber, (x) => {
+    const n = parseNumber(x[0]);
+    if (!n) return false;
+    push({ kind: 'number', text: x[0], claim: index, at: x.index, value: n.value, decimals: n.decimals, approx: approxBefore(claim, x.index), factor: 1 });
+    return true;
+  });
+
+  // Names of several capitalised words first ("Nimbus Rain Jacket"), so their words are not read as statuses.
+  m.each(RE.entity, (x) => {
+    const words = trimNames(x[0]);
+    if (words.length < 2) return false;
+    const text = words.join(' ');
+    const cls = ENTITY_CLASS_OF.get(text.toLowerCase());
+    push({ kind: 'entity', text, claim: index, at: x.index + x[0].indexOf(words[0] as string), norm: text.toLowerCase(), ...(cls ? { cls } : {}), weak: false });
+    return true;
+  });
+  m.each(RE.status, (x) => {
+    const term = (x[1] as string).toLowerCase().replace(/[\s_-]+/g, ' ');
+    const terms = STATUS_TERMS.get(term) ?? STATUS_TERMS.get(term.replace(/ /g, '_'));
+    if (!terms) return false;
+    const before = claim.slice(Math.max(0, x.index - 12), x.index).toLowerCase();
+    const after = claim.slice(x.index + x[0].length, x.index + x[0].length + 8).toLowerCase();
+    // Verbs, not states: "to open", "open the app", "failed to load".
+    if (/\bto\s+$/.test(before) || (/^(?:open|closed)$/.test(term) && /^\s+(?:the|your|a|an|it)\b/.test(after)) || /^\s+to\b/.test(after)) return false;
+    // A state announced for later ("back in stock on the 15th", "will be available") is not a claim about now.
+    if (!options.source && /\b(?:back|again|will|would|should|expected?|soon|once|when|after|until|restock(?:ed)?)\b(?:\s+\S+){0,3}\s*$/i.test(claim.slice(Math.max(0, x.index - 40), x.index))) return true;
+    push({ kind: 'status', text: x[0], claim: index, at: x.index, terms, negated: negatedBefore(claim, x.index) });
+    return true;
+  });
+
+  m.each(RE.gazetteer, (x) => {
+    const norm = (x[1] as string).toLowerCase().replace(/\s+/g, ' ');
+    const cls = ENTITY_CLASS_OF.get(norm);
+    push({ kind: 'entity', text: x[0], claim: index, at: x.index, norm, ...(cls ? { cls } : {}), weak: false });
+    return true;
+  });
+  m.each(RE.entity, (x) => {
+    let words = x[0].replace(/['’]s$/u, '').split(' ');
+    const sentenceStart = /^[\s"'“(*•-]*$/u.test(m.text.slice(0, x.index)) || /[.!?:]\s+$/u.test(claim.slice(0, x.index));
+    let dropped = false;
+    while (words.length > 0 && NOT_ENTITIES.has((words[0] as string).toLowerCase())) {
+      words = words.slice(1);
+      dropped = true;
+    }
+    while (words.length > 0 && NOT_ENTITIES.has((words[words.length - 1] as string).toLowerCase())) words = words.slice(0, -1);
+    if (words.length === 0) return true;
+    const text = words.join(' ');
+    if (text.length < 2) return true;
+    const distinctive = /\p{Lu}.*\p{Lu}/u.test(text) || words.length > 1;
+    const weak = !options.source && sentenceStart && !dropped && !distinctive;
+    push({ kind: 'entity', text, claim: index, at: x.index, norm: text.toLowerCase(), weak });
+    return true;
+  });
+  return out;
+}
+
+/**
+ * The claims of a text and the specifics of each.
+ *
+ * @example
+ * ```ts
+ * const { specifics } = extractSpecifics('Order A-1009 shipped yesterday via DHL for $1,276.40.', { ref: '2026-01-01' });
+ * // id A1009, status shipped, date 2025-12-31, entity dhl (carrier), number 1276.4 money USD
+ * ```
+ */
+export function extractSpecifics(text: string, options: ExtractOptions = {}): { claims: string[]; specifics: Specific[] } {
+  const claims = options.source ? [text] : splitClaims(text);
+  const specifics = claims.flatMap((c, i) => claimSpecifics(c, i, options));
+  return { claims, specifics };
+}
