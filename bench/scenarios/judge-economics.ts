@@ -13,6 +13,7 @@ import { judgeSection } from '../../src/config/sections/judge.js';
 import type { ScoreRecord } from '../../src/model/score-record.js';
 import type { EmitResult, Emitter } from '../../src/emit/emitter.js';
 import type { AgentRunContext } from '../../src/model/agent-run.js';
+import { assistantMessage, messageInvocations, messageText } from '../../src/model/messages.js';
 import { extractAgentRunContexts } from '../../src/extract/extract.js';
 import type { ConfiguredScorer } from '../../src/scorers/descriptor.js';
 import { scorerRunOf } from '../../src/pipeline/evaluate.js';
@@ -154,7 +155,9 @@ async function defaultPolicy(contexts: readonly AgentRunContext[]): Promise<Tall
 
 /** Each run's last output message gets its run number, so no two runs are exact duplicates. */
 function unique(c: AgentRunContext, n: number): AgentRunContext {
-  const output = c.run.output.map((m, i) => (i === c.run.output.length - 1 ? { ...m, content: `${m.content} (run ${n})` } : m));
+  const output = c.run.output.map((m, i) =>
+    i === c.run.output.length - 1 ? assistantMessage(`${messageText(m)} (run ${n})`, messageInvocations(m), { id: m.id, createdAt: m.createdAt }) : m,
+  );
   return { ...c, run: { ...c.run, output } };
 }
 

@@ -1,26 +1,72 @@
-/** A one-line progress indicator on stderr, shown only when stderr is a TTY (long offline inputs). */
+/**
+ * The progress bar of long offline commands (`score FILE…`, `score --kafka … --until-end`), drawn by
+ * `cli-progress` on stderr and only when stderr is a TTY: done/total, the rate, and the ETA. While the total
+ * is not known yet (files still being read, a replay that follows the topic), it shows the count and the
+ * rate only. stdout is never touched, so records stay clean.
+ */
+import cliProgress from 'cli-progress';
+
+interface Payload {
+  label: string;
+  unit: string;
+  /** Whether `total` is meaningful. */
+  known: boolean;
+  extra: string;
+}
+
+function formatRate(perSecond: number): string {
+  if (perSecond >= 100) return perSecond.toFixed(0);
+  if (perSecond >= 10) return perSecond.toFixed(1);
+  return perSecond.toFixed(2);
+}
+
+/** One line: `score [=====-----] 120/400 traces  30%  41.2/s  ETA 7s  (3 records)`. */
+const format: cliProgress.GenericFormatter = (options, params, payload: Payload) => {
+  const elapsedS = Math.max(0.001, ((params.stopTime ?? Date.now()) - params.startTime) / 1000);
+  const rate = params.value / elapsedS;
+  const extra = payload.extra ? `  (${payload.extra})` : '';
+  if (!payload.known || params.total <= 0) return `${payload.label} ${params.value} ${payload.unit}  ${formatRate(rate)}/s${extra}`;
+  const bar = cliProgress.Format.BarFormat(params.progress, options);
+  const left = Math.max(0, params.total - params.value);
+  const eta = rate > 0 ? cliProgress.Format.TimeFormat(Math.round(left / rate), options, 1) : '?';
+  const pct = Math.floor(params.progress * 100);
+  return `${payload.label} [${bar}] ${params.value}/${params.total} ${payload.unit}  ${pct}%  ${formatRate(rate)}/s  ETA ${eta}${extra}`;
+};
+
 export class Progress {
-  private last = 0;
-  private readonly enabled: boolean;
+  readonly #enabled: boolean;
+  #bar: cliProgress.SingleBar | undefined;
+
   constructor(
     private readonly label: string,
-    stream: NodeJS.WriteStream = process.stderr,
-    private readonly out: NodeJS.WriteStream = stream,
+    private readonly stream: NodeJS.WriteStream = process.stderr,
   ) {
-    this.enabled = stream.isTTY === true;
+    this.#enabled = stream.isTTY === true;
   }
 
-  update(done: number, total?: number, extra = ''): void {
-    if (!this.enabled) return;
-    const now = Date.now();
-    if (now - this.last < 100) return;
-    this.last = now;
-    const width = 24;
-    const bar = total && total > 0 ? `[${'#'.repeat(Math.round((done / total) * width)).padEnd(width, '.')}] ` : '';
-    this.out.write(`\r${this.label} ${bar}${done}${total ? `/${total}` : ''} ${extra}`.padEnd(79).slice(0, 79));
+  /** Whether anything is drawn (stderr is a TTY). */
+  get enabled(): boolean {
+    return this.#enabled;
   }
 
+  /** Show `done` of `total` (undefined or 0: unknown yet) `unit`s, with an optional note after it. */
+  update(done: number, total: number | undefined, unit: string, extra = ''): void {
+    if (!this.#enabled) return;
+    const known = total !== undefined && total > 0;
+    const payload: Payload = { label: this.label, unit, known, extra };
+    if (!this.#bar) {
+      this.#bar = new cliProgress.SingleBar({ format, stream: this.stream, hideCursor: true, clearOnComplete: true, barsize: 24, fps: 10, linewrap: false }, cliProgress.Presets.legacy);
+      this.#bar.start(known ? total : 0, done, payload);
+      return;
+    }
+    if (known) this.#bar.setTotal(total);
+    this.#bar.update(done, payload);
+  }
+
+  /** Remove the bar (safe when nothing was drawn, and twice). */
   done(): void {
-    if (this.enabled) this.out.write('\r'.padEnd(80) + '\r');
+    const bar = this.#bar;
+    this.#bar = undefined;
+    bar?.stop();
   }
 }

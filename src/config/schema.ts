@@ -8,6 +8,7 @@ import { economicsSection } from './sections/economics.js';
 import { emitSection } from './sections/emit.js';
 import { extractSection } from './sections/extract.js';
 import { judgeSection } from './sections/judge.js';
+import { liveSection } from './sections/live.js';
 import { samplingSection } from './sections/sampling.js';
 import { scorersSection } from './sections/scorers.js';
 import { sourcesSection } from './sections/sources.js';
@@ -24,6 +25,7 @@ export const configSchema = z
     emit: emitSection,
     telemetry: telemetrySection,
     economics: economicsSection,
+    live: liveSection,
   })
   .prefault({});
 

@@ -3,8 +3,9 @@
  * service graph as `serve`, so records also go to every configured emitter (JSON-lines file, OTLP, Kafka,
  * OTLP metrics). `--kafka TOPIC` replays a topic instead of reading files; `--dataset FILE` scores JSON
  * lines of `{input, output?, groundTruth?}`. On stdout: one score record per line (or a table at the
- * end; a dataset prints one line per item and scorer, then the mean per scorer). A progress line goes to
- * stderr on a TTY. The sampling policy is honoured unless `--all`.
+ * end; a dataset prints one line per item and scorer, then the mean per scorer). On a TTY a progress bar
+ * (done/total, rate, ETA) goes to stderr; a closing summary per agent and scorer (count, mean, fails) always
+ * does. The sampling policy is honoured unless `--all`.
  */
 import { basename } from 'node:path';
 import type { RecordSender } from '../../emit/buffered-emitter.js';
@@ -14,14 +15,17 @@ import { ErrorCodes, TracejudgeError } from '../../errors.js';
 import { readDataset } from '../../ingest/files/dataset-source.js';
 import type { KafkaReplayOptions } from '../../ingest/kafka/replay.js';
 import type { ScoreRecord } from '../../model/score-record.js';
+import type { RunObserver } from '../../pipeline/pipeline.js';
 import { buildService, type Service, type SourcePlan } from '../../service/build.js';
 import { createSettings } from '../../service/settings.js';
 import type { CliContext } from '../context.js';
 import { loadCliConfig } from '../load-cli-config.js';
 import type { RecordOutput } from '../output.js';
 import { Progress } from '../progress.js';
-import { formatTable } from '../table.js';
-import { configOption, parseCommandArgs, usageError } from '../usage.js';
+import { SummaryTally, summaryOf, TableRows, tableOf } from '../score-report.js';
+import { terminalWidth } from '../table.js';
+import { SCORE } from '../specs.js';
+import { parseCommandArgs, usageError } from '../usage.js';
 
 const FORMATS = ['jsonl', 'table'] as const;
 type Format = (typeof FORMATS)[number];
@@ -36,12 +40,10 @@ class LinesSender implements RecordSender {
   }
 }
 
-/** Keeps the records for a table printed at the end. */
+/** `--format table` prints a table at the end instead of JSON lines: the records come from {@link TableRows}. */
 class TableSender implements RecordSender {
   readonly name = 'stdout';
-  readonly kept: ScoreRecord[] = [];
-  send(records: readonly ScoreRecord[]): Promise<EmitResult> {
-    this.kept.push(...records);
+  send(): Promise<EmitResult> {
     return Promise.resolve({ code: 'success' });
   }
 }
@@ -78,21 +80,6 @@ class DatasetSender implements RecordSender {
   }
 }
 
-function tableOf(records: readonly ScoreRecord[]): string {
-  return formatTable(
-    ['TRACE', 'SPAN', 'AGENT', 'SCORER', 'SCORE', 'LABEL', 'REASON'],
-    records.map((r) => [
-      r.traceId,
-      r.spanId,
-      r.agentName,
-      r.scorer,
-      r.score === undefined ? 'error' : String(r.score),
-      r.label ?? r.error?.type ?? '',
-      (r.reason ?? r.error?.message ?? '').replace(/\s+/g, ' ').slice(0, 80),
-    ]),
-  ).trimEnd();
-}
-
 /** The `score` flags that select a replay. */
 interface ReplayArgs {
   kafka?: string | undefined;
@@ -119,15 +106,7 @@ function replayOf(args: ReplayArgs, positionals: readonly string[], kafka: Kafka
 }
 
 export async function scoreCommand(args: readonly string[], cli: CliContext): Promise<number> {
-  const { values, positionals } = parseCommandArgs('score', args, {
-    ...configOption,
-    all: { type: 'boolean' },
-    format: { type: 'string', default: 'jsonl' },
-    kafka: { type: 'string' },
-    'from-beginning': { type: 'boolean' },
-    'until-end': { type: 'boolean' },
-    dataset: { type: 'string' },
-  });
+  const { values, positionals } = parseCommandArgs(SCORE, args);
   const format = values.format as Format;
   if (!(FORMATS as readonly string[]).includes(format)) throw usageError(`score: --format must be jsonl or table, got ${JSON.stringify(values.format)}`);
   const { config, path, scorers } = loadCliConfig(values.config, cli);
@@ -154,21 +133,29 @@ export async function scoreCommand(args: readonly string[], cli: CliContext): Pr
   const progress = new Progress('score');
   const replayProgress = (done: number, total: number): void => progress.update(done, total || undefined, 'messages');
   if (source.kind === 'kafka-replay') source = { ...source, replay: { ...source.replay, onProgress: replayProgress } };
-  const service = await buildService(config, settings, { source, sampleAll: values.all === true, stdout, ...(path ? { configPath: path } : {}) });
+  const summary = new SummaryTally();
+  const table = stdout instanceof TableSender ? new TableRows() : undefined;
+  const observers: RunObserver[] = [summary, ...(table ? [table] : [])];
+  const service = await buildService(config, settings, { source, sampleAll: values.all === true, stdout, observers, ...(path ? { configPath: path } : {}) });
   if (stdout instanceof DatasetSender && service.dataset) stdout.lineOf = service.dataset.lineOf;
   await run(service, progress, source.kind === 'files');
-  if (stdout instanceof TableSender) await cli.output.record(tableOf(stdout.kept));
+  if (table) await cli.output.record(tableOf(table.rows, terminalWidth(process.stdout)));
   if (stdout instanceof DatasetSender) await cli.output.record(JSON.stringify(stdout.summary(datasetItems)));
+  cli.output.error(summaryOf(summary.tally, summary.runs, terminalWidth(process.stderr)));
   return 0;
 }
 
 /** Start, wait for the sources to finish, shut down (flushing every emitter); fail when traces failed. */
 async function run(service: Service, progress: Progress, showTraces: boolean): Promise<void> {
-  const timer = showTraces
+  // Files: the total is every trace the assembler has seen (known once the files are read), done are the
+  // traces whose evaluations were all emitted.
+  const timer = showTraces && progress.enabled
     ? setInterval(() => {
         const s = service.pipeline?.stats();
-        if (s) progress.update(s.traces, undefined, `traces, ${s.records} records`);
-      }, 200)
+        if (!s) return;
+        const seen = service.assembler.stats.tracesAssembled + service.assembler.bufferedTraces;
+        progress.update(s.tracesDone, seen, 'traces', `${s.records + s.errors} records`);
+      }, 100)
     : undefined;
   timer?.unref();
   try {

@@ -9,10 +9,12 @@
  * trace is decided and scored), and deletes its group. Undecodable messages are logged and counted, not
  * dead-lettered again (the live consumer already did that).
  */
-import { Kafka, logLevel as KafkaLogLevel, type KafkaConfig, type SASLOptions } from 'kafkajs';
+import { Kafka, type KafkaConfig, type SASLOptions } from 'kafkajs';
+import type { Logger } from 'pino';
 import { componentSettings, type Component, type ComponentSettings } from '../../component.js';
 import { ErrorCodes, errorMessage, TracejudgeError } from '../../errors.js';
 import { ComponentGraph } from '../../component-graph.js';
+import { kafkaLogCreator, kafkaLogLevel } from '../../telemetry/kafka-log.js';
 import { deferred } from '../../util/deferred.js';
 import { TraceAssembler, type AssemblyConfig, type TraceHandler } from '../assembler.js';
 import type { SpanSink } from '../sink.js';
@@ -61,8 +63,8 @@ interface PartitionRange {
   end: bigint;
 }
 
-function kafkaClient(c: KafkaSourceConfig): Kafka {
-  const config: KafkaConfig = { clientId: c.clientId, brokers: [...c.brokers], logLevel: KafkaLogLevel.NOTHING, retry: { retries: 3 } };
+function kafkaClient(c: KafkaSourceConfig, log: Logger): Kafka {
+  const config: KafkaConfig = { clientId: c.clientId, brokers: [...c.brokers], logLevel: kafkaLogLevel(log), logCreator: kafkaLogCreator(log), retry: { retries: 3 } };
   if (c.ssl !== undefined) config.ssl = c.ssl;
   if (c.sasl) config.sasl = { ...c.sasl } as SASLOptions;
   return new Kafka(config);
@@ -92,7 +94,7 @@ export function createKafkaReplay(options: KafkaReplayOptions & { sink: SpanSink
   const log = settings.logger.child({ component: 'kafka-replay' });
   const groupId = options.groupId ?? `tracejudge-replay-${process.pid}-${Date.now()}`;
   const sourceConfig: KafkaSourceConfig = { ...options.kafka, topic, topics: undefined, groupId, initialOffset: options.fromBeginning ? 'earliest' : 'latest' };
-  const kafka = kafkaClient(sourceConfig);
+  const kafka = kafkaClient(sourceConfig, log);
   const source = createKafkaSource({ config: sourceConfig, sink: options.sink, settings, publishDeadLetters: false });
   let ranges: PartitionRange[] = [];
   let total = 0;

@@ -22,6 +22,16 @@ export interface BudgetExhausted {
   fallback: string;
 }
 
+/** Use of one allowance in its current window. */
+export interface BudgetUsage {
+  rule: number;
+  window: BudgetWindow;
+  resource: BudgetResource;
+  used: number;
+  limit: number;
+  fallback: string;
+}
+
 interface Usage {
   windowStart: number;
   tokens: number;
@@ -93,6 +103,16 @@ export class JudgeBudgets {
    * ```
    */
   check(agentName: string, scorerName: string): BudgetExhausted | undefined {
+    const spent = this.usage(agentName, scorerName).find((u) => u.used >= u.limit);
+    return spent ? { rule: spent.rule, window: spent.window, resource: spent.resource, fallback: spent.fallback } : undefined;
+  }
+
+  /**
+   * What `agentName`/`scorerName` has used of each matching allowance in the current windows (read-only;
+   * the live page shows it). One entry per rule, window and configured resource.
+   */
+  usage(agentName: string, scorerName: string): BudgetUsage[] {
+    const out: BudgetUsage[] = [];
     for (const { index, rule, key } of this.#matching(agentName, scorerName)) {
       for (const window of ['hour', 'day'] as const) {
         const limits = window === 'hour' ? rule.config.perHour : rule.config.perDay;
@@ -100,11 +120,11 @@ export class JudgeBudgets {
         const used = this.#usage(key, window, false) ?? { tokens: 0, requests: 0 };
         for (const resource of ['tokens', 'requests'] as const) {
           const limit = limits[resource];
-          if (limit !== undefined && used[resource] >= limit) return { rule: index, window, resource, fallback: rule.config.fallback };
+          if (limit !== undefined) out.push({ rule: index, window, resource, used: used[resource], limit, fallback: rule.config.fallback });
         }
       }
     }
-    return undefined;
+    return out;
   }
 
   /** Charge what one judge call spent to every matching allowance. */
