@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
-import { ConfigError, ErrorCodes, TracejudgeError, type ConfigIssue } from '../errors.js';
+import { ConfigError, ErrorCodes, errorMessage, TracejudgeError, type ConfigIssue } from '../errors.js';
 import { formatPath } from './path.js';
 import { configSchema, type Config } from './schema.js';
 
@@ -58,15 +58,20 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-function zodIssues(error: z.ZodError): ConfigIssue[] {
+/**
+ * Config issues from zod issues: an unknown key is one issue per key; a bad record key (an invalid agent
+ * pattern) is reported at that key with its own message instead of zod's "Invalid key in record".
+ */
+export function zodIssues(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = []): ConfigIssue[] {
   const out: ConfigIssue[] = [];
-  for (const issue of error.issues) {
+  for (const issue of issues) {
+    const at = [...prefix, ...issue.path];
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) out.push({ path: formatPath([...issue.path, key]), message: 'unknown key' });
-    } else if (issue.code === 'invalid_union' && issue.errors.length > 0) {
-      out.push({ path: formatPath(issue.path), message: issue.message });
+      for (const key of issue.keys) out.push({ path: formatPath([...at, key]), message: 'unknown key' });
+    } else if (issue.code === 'invalid_key' && issue.issues.length > 0) {
+      for (const inner of issue.issues) out.push({ path: formatPath(at), message: inner.message });
     } else {
-      out.push({ path: formatPath(issue.path), message: issue.message });
+      out.push({ path: formatPath(at), message: issue.message });
     }
   }
   return out;
@@ -106,36 +111,61 @@ function budgetIssues(raw: Record<string, unknown>): ConfigIssue[] {
 }
 
 /**
- * Validate an already-parsed object in one pass: the schema, the scorer entries against their types and
- * the cross-section references are all checked whatever else is wrong, and every issue is reported.
- * Throws `ConfigError` listing them; returns the frozen config.
+ * The outcome of checking a config: every issue found, the config when there is none, and the document after
+ * `${VAR}` expansion (for checks that go further, such as loading custom scorer modules), absent only when
+ * the YAML itself could not be parsed.
  */
-export function parseConfig(raw: unknown, file = '<config>', env: Env = process.env, options: ParseOptions = {}): Config {
+export interface ConfigCheck {
+  issues: ConfigIssue[];
+  config?: Config;
+  expanded?: unknown;
+}
+
+/**
+ * Check an already-parsed object in one pass: the schema, the scorer entries against their types and the
+ * cross-section references are all checked whatever else is wrong, and every issue is reported.
+ */
+export function checkConfig(raw: unknown, env: Env = process.env, options: ParseOptions = {}): ConfigCheck {
   const expanded = expandEnv(raw ?? {}, env);
   const result = configSchema.safeParse(expanded);
-  const issues: ConfigIssue[] = result.success ? [] : zodIssues(result.error);
+  const issues: ConfigIssue[] = result.success ? [] : zodIssues(result.error.issues);
   if (isRecord(expanded)) {
     if (options.scorers && isRecord(expanded.scorers)) issues.push(...options.scorers.check(expanded.scorers));
     issues.push(...budgetIssues(expanded));
   }
-  if (issues.length > 0 || !result.success) throw new ConfigError(file, issues);
-  return deepFreeze(result.data);
+  return issues.length > 0 || !result.success ? { issues, expanded } : { issues, expanded, config: deepFreeze(result.data) };
+}
+
+/** `checkConfig` of YAML text; YAML syntax errors are issues with line and column (and nothing else is checked). */
+export function checkConfigText(text: string, env: Env = process.env, options: ParseOptions = {}): ConfigCheck {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true, lineCounter });
+  if (doc.errors.length > 0) {
+    return {
+      issues: doc.errors.map((e) => {
+        const pos = e.linePos?.[0] ?? lineCounter.linePos(e.pos[0]);
+        return { path: `line ${pos.line}, column ${pos.col}`, message: e.message.split('\n')[0] ?? e.message };
+      }),
+    };
+  }
+  return checkConfig(doc.toJS({ maxAliasCount: 100 }) as unknown, env, options);
+}
+
+/**
+ * Validate an already-parsed object (see `checkConfig`). Throws `ConfigError` listing every issue; returns
+ * the frozen config.
+ */
+export function parseConfig(raw: unknown, file = '<config>', env: Env = process.env, options: ParseOptions = {}): Config {
+  const { issues, config } = checkConfig(raw, env, options);
+  if (!config) throw new ConfigError(file, issues);
+  return config;
 }
 
 /** Parse YAML text; YAML syntax errors are reported with line and column. */
 export function parseConfigText(text: string, file = '<config>', env: Env = process.env, options: ParseOptions = {}): Config {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true, lineCounter });
-  if (doc.errors.length > 0) {
-    throw new ConfigError(
-      file,
-      doc.errors.map((e) => {
-        const pos = e.linePos?.[0] ?? lineCounter.linePos(e.pos[0]);
-        return { path: `line ${pos.line}, column ${pos.col}`, message: e.message.split('\n')[0] ?? e.message };
-      }),
-    );
-  }
-  return parseConfig(doc.toJS({ maxAliasCount: 100 }) as unknown, file, env, options);
+  const { issues, config } = checkConfigText(text, env, options);
+  if (!config) throw new ConfigError(file, issues);
+  return config;
 }
 
 /** Which file to read: `-c`, else `TRACEJUDGE_CONFIG`, else `./tracejudge.yaml` if present, else none. */
@@ -146,25 +176,35 @@ export function resolveConfigPath(explicit: string | undefined, env: Env = proce
   return existsSync(local) ? local : undefined;
 }
 
-/** Why a file could not be read, in words. */
+/** Why a file could not be read, in words (the errno code follows in parentheses). */
 const READ_ERRORS: Readonly<Record<string, string>> = {
-  ENOENT: 'no such file',
-  EACCES: 'permission denied',
-  EISDIR: 'it is a directory',
-  ENOTDIR: 'a parent of it is not a directory',
-  ELOOP: 'too many symbolic links',
+  EACCES: 'cannot be read: permission denied',
+  EISDIR: 'is a directory, not a file',
+  ENOTDIR: 'does not exist (a parent of it is not a directory)',
+  ELOOP: 'cannot be read: too many symbolic links',
 };
 
-/** Load and validate a config file, or the built-in defaults when `path` is undefined. */
-export function loadConfig(path: string | undefined, env: Env = process.env, options: ParseOptions = {}): Config {
-  if (path === undefined) return parseConfig({}, '<defaults>', env, options);
-  let text: string;
+/**
+ * The text of a config file. Throws `TracejudgeError` TJ_CONFIG_UNREADABLE in words:
+ * `config file /etc/x.yaml does not exist`, `config file /etc/x.yaml cannot be read: permission denied (EACCES)`;
+ * `source` says where the name came from when it was not `-c` (e.g. `$TRACEJUDGE_CONFIG`).
+ */
+export function readConfigFile(path: string, source?: string): string {
   try {
-    text = readFileSync(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
-    const why = READ_ERRORS[code];
-    throw new TracejudgeError(ErrorCodes.CONFIG_UNREADABLE, `${path}: cannot read config: ${why ? `${why} (${code})` : code}`);
+    const from = source ? ` (named by ${source})` : '';
+    const why = code === 'ENOENT' ? 'does not exist' : `${READ_ERRORS[code] ?? `cannot be read: ${errorMessage(err)}`} (${code})`;
+    throw new TracejudgeError(ErrorCodes.CONFIG_UNREADABLE, `config file ${path}${from} ${why}`);
   }
-  return parseConfigText(text, path, env, options);
+}
+
+/**
+ * Load and validate a config file, or the built-in defaults when `path` is undefined. `source` names where
+ * the path came from, for the message when the file cannot be read.
+ */
+export function loadConfig(path: string | undefined, env: Env = process.env, options: ParseOptions = {}, source?: string): Config {
+  if (path === undefined) return parseConfig({}, '<defaults>', env, options);
+  return parseConfigText(readConfigFile(path, source), path, env, options);
 }

@@ -9,7 +9,11 @@
  *
  * Everything is bounded: held traces, spans per trace, estimated bytes, decided traces waiting for a
  * handler slot. At a bound `offer` refuses the whole batch (sources answer 429/503 or pause); in
- * `overflow: evict` mode the oldest undecided traces are dropped instead, and counted.
+ * `overflow: evict` mode the oldest undecided traces are dropped instead, and counted. A batch that is
+ * over the trace or byte bound on its own (it would not fit even an empty assembler) is never taken
+ * whole: the traces that fit are taken and the rest rejected (the OTLP receivers answer partial success
+ * naming the bound); only into an empty assembler does its first trace go in regardless, so that an
+ * oversized trace cannot stall a source forever.
  */
 import type { z } from 'zod';
 import { assemblySection } from '../config/sections/assembly.js';
@@ -20,7 +24,7 @@ import { ThrottledLog } from '../telemetry/log.js';
 import { DeadlineHeap } from './deadline-heap.js';
 import { DecidedCache } from './decided-cache.js';
 import { HeldTrace, type BatchRef } from './held-trace.js';
-import type { OfferResult, Refusal, SpanBatch, SpanSink } from './sink.js';
+import type { OfferResult, PartialAcceptance, Refusal, SpanBatch, SpanSink } from './sink.js';
 import { estimateLogBytes, estimateSpanBytes, type LogRecord, type Span, type Trace } from '../model/span.js';
 
 /** The `assembly` config section. */
@@ -32,7 +36,7 @@ export type TraceHandler = (trace: Trace) => Promise<void>;
 /** Why a trace was decided; the `reason` attribute of `tracejudge.traces.assembled`. */
 export type DecisionReason = 'complete' | 'max_age' | 'missing_root' | 'flush';
 
-type DropReason = 'late_span' | 'too_many_spans' | 'evicted' | 'handler_error' | 'orphan_log';
+type DropReason = 'late_span' | 'too_many_spans' | 'evicted' | 'handler_error' | 'orphan_log' | 'over_bounds';
 
 export interface TraceAssemblerOptions {
   /** Overrides of the `assembly` defaults. */
@@ -55,10 +59,18 @@ export interface AssemblerStats {
   tracesEvicted: number;
   handlerErrors: number;
   batchesRefused: number;
+  /** Traces of batches over the bounds on their own that were rejected (partial acceptance). */
+  tracesOverBounds: number;
 }
 
 const MIN_RETRY_AFTER_MS = 1000;
 const MAX_RETRY_AFTER_MS = 30_000;
+/**
+ * Handlers started in one turn of the event loop, at most; the rest start on the next turn. Handlers that
+ * finish without I/O (a trace without agent runs) settle in microtasks, and without this cap a burst of
+ * decided traces would hold the loop, and `/healthz`, until the last of them.
+ */
+const HANDLERS_PER_TURN = 256;
 
 export class TraceAssembler implements SpanSink, Component {
   readonly name = 'assembler';
@@ -79,6 +91,8 @@ export class TraceAssembler implements SpanSink, Component {
   private timer: NodeJS.Timeout | undefined;
   private unobserve: (() => void) | undefined;
   private idleWaiters: (() => void)[] = [];
+  private startedThisTurn = 0;
+  private nextTurn: NodeJS.Immediate | undefined;
   private readonly dropLogs: Record<DropReason, ThrottledLog>;
   readonly stats: AssemblerStats = {
     spansAccepted: 0,
@@ -92,6 +106,7 @@ export class TraceAssembler implements SpanSink, Component {
     tracesEvicted: 0,
     handlerErrors: 0,
     batchesRefused: 0,
+    tracesOverBounds: 0,
   };
 
   constructor(options: TraceAssemblerOptions) {
@@ -109,6 +124,7 @@ export class TraceAssembler implements SpanSink, Component {
       evicted: throttled('traces evicted to stay within the assembler bounds'),
       handler_error: throttled('trace handler failed'),
       orphan_log: throttled('log records without a trace id cannot be joined; dropped'),
+      over_bounds: throttled('a batch exceeded the assembler bounds on its own; the traces that did not fit were rejected'),
     };
   }
 
@@ -186,11 +202,22 @@ export class TraceAssembler implements SpanSink, Component {
       addBytes += bytes;
     }
     if (!this.fits(newTraces.size, addBytes)) {
-      if (this.config.overflow === 'refuse') return this.refuse(this.retryAfter());
-      while (!this.fits(newTraces.size, addBytes) && this.held.size > 0) this.evictOldest();
+      if (this.config.overflow === 'evict') {
+        while (!this.fits(newTraces.size, addBytes) && this.held.size > 0) this.evictOldest();
+      } else if (!batch.takePartial && newTraces.size <= this.config.maxBufferedTraces && addBytes <= this.config.maxBufferedBytes) {
+        // It would fit once traces drain: the source retries it whole.
+        return this.refuse(this.retryAfter());
+      }
+      // Over a bound on its own, part of a request that is (takePartial), or, evicting, still over after every held trace went.
+      if (!this.fits(newTraces.size, addBytes)) return this.applyWhatFits(batch, spanBytes, logBytes);
     }
     this.apply(batch, spanBytes, logBytes);
     return { accepted: true };
+  }
+
+  /** The bounds, for sources that stop decoding a request far beyond them. */
+  bounds(): { maxTraces: number; maxBytes: number } {
+    return { maxTraces: this.config.maxBufferedTraces, maxBytes: this.config.maxBufferedBytes };
   }
 
   /** Decide every trace whose deadline has passed, and start handlers for queued traces. */
@@ -260,10 +287,86 @@ export class TraceAssembler implements SpanSink, Component {
   }
 
   private fits(newTraces: number, addBytes: number): boolean {
-    const count = this.heldTraceCount;
-    const tracesOk = count === 0 || count + newTraces <= this.config.maxBufferedTraces;
-    const bytesOk = this.bytes === 0 || this.bytes + addBytes <= this.config.maxBufferedBytes;
-    return tracesOk && bytesOk;
+    return this.heldTraceCount + newTraces <= this.config.maxBufferedTraces && this.bytes + addBytes <= this.config.maxBufferedBytes;
+  }
+
+  /**
+   * A batch over the bounds on its own: take whole traces, in the order they first appear, while they fit
+   * the room left (new traces against `maxBufferedTraces`, bytes against `maxBufferedBytes`), and reject the
+   * others. Nothing fits: refused (retry later), except into an empty assembler, which takes the first trace.
+   */
+  private applyWhatFits(batch: SpanBatch, spanBytes: readonly number[], logBytes: readonly number[]): OfferResult {
+    const order: string[] = [];
+    const need = new Map<string, number>();
+    const add = (traceId: string, bytes: number): void => {
+      const had = need.get(traceId);
+      if (had === undefined) order.push(traceId);
+      need.set(traceId, (had ?? 0) + bytes);
+    };
+    for (let i = 0; i < batch.spans.length; i++) if ((spanBytes[i] ?? -1) >= 0) add((batch.spans[i] as Span).traceId, spanBytes[i] as number);
+    for (let i = 0; i < batch.logs.length; i++) if ((logBytes[i] ?? -1) >= 0) add((batch.logs[i] as LogRecord).traceId, logBytes[i] as number);
+    let traceRoom = this.config.maxBufferedTraces - this.heldTraceCount;
+    let byteRoom = this.config.maxBufferedBytes - this.bytes;
+    const admitted = new Set<string>();
+    let overTraces = false;
+    let overBytes = false;
+    for (const id of order) {
+      const isNew = !this.held.has(id);
+      const bytes = need.get(id) as number;
+      if (isNew && traceRoom < 1) {
+        overTraces = true;
+        continue;
+      }
+      if (bytes > byteRoom) {
+        overBytes = true;
+        continue;
+      }
+      admitted.add(id);
+      byteRoom -= bytes;
+      if (isNew) traceRoom--;
+    }
+    const empty = this.heldTraceCount === 0 && this.bytes === 0;
+    if (admitted.size === 0 && empty && order.length > 0) admitted.add(order[0] as string);
+    if (admitted.size === 0) return this.refuse(this.retryAfter());
+
+    const spans: Span[] = [];
+    const keptSpanBytes: number[] = [];
+    let rejectedSpans = 0;
+    for (let i = 0; i < batch.spans.length; i++) {
+      const span = batch.spans[i] as Span;
+      const bytes = spanBytes[i] ?? -1;
+      // Spans of decided traces stay in, so apply() counts them as late.
+      if (bytes < 0 || admitted.has(span.traceId)) {
+        spans.push(span);
+        keptSpanBytes.push(bytes);
+      } else rejectedSpans++;
+    }
+    const logs: LogRecord[] = [];
+    const keptLogBytes: number[] = [];
+    let rejectedLogs = 0;
+    for (let i = 0; i < batch.logs.length; i++) {
+      const log = batch.logs[i] as LogRecord;
+      const bytes = logBytes[i] ?? -1;
+      if (bytes < 0 || admitted.has(log.traceId)) {
+        logs.push(log);
+        keptLogBytes.push(bytes);
+      } else rejectedLogs++;
+    }
+    this.apply({ ...batch, spans, logs }, keptSpanBytes, keptLogBytes);
+    const rejectedTraces = order.length - admitted.size;
+    if (rejectedTraces === 0) return { accepted: true };
+    this.stats.tracesOverBounds += rejectedTraces;
+    this.countDrop('over_bounds', rejectedTraces);
+    const partial: PartialAcceptance = { rejectedSpans, rejectedLogs, message: this.overBoundsMessage(rejectedTraces, order.length, overTraces, overBytes) };
+    return { accepted: true, partial };
+  }
+
+  private overBoundsMessage(rejected: number, traces: number, overTraces: boolean, overBytes: boolean): string {
+    const bounds = [
+      ...(overTraces ? [`assembly.maxBufferedTraces (${this.config.maxBufferedTraces} traces)`] : []),
+      ...(overBytes ? [`assembly.maxBufferedBytes (${this.config.maxBufferedBytes} estimated bytes)`] : []),
+    ];
+    return `${rejected} of the request's ${traces} traces did not fit ${bounds.join(' and ')} and were rejected; send smaller requests`;
   }
 
   private refuse(retryAfterMs: number): OfferResult {
@@ -368,6 +471,12 @@ export class TraceAssembler implements SpanSink, Component {
 
   private pump(): void {
     while (this.inFlight < this.config.maxInFlightTraces && this.queueHead < this.queue.length) {
+      if (this.startedThisTurn >= HANDLERS_PER_TURN) {
+        this.scheduleTurn();
+        break;
+      }
+      this.startedThisTurn++;
+      this.scheduleTurn();
       const t = this.queue[this.queueHead] as HeldTrace;
       this.queue[this.queueHead] = undefined as unknown as HeldTrace;
       this.queueHead++;
@@ -378,6 +487,16 @@ export class TraceAssembler implements SpanSink, Component {
       this.queue.splice(0, this.queueHead);
       this.queueHead = 0;
     }
+  }
+
+  /** At the next turn of the event loop: a fresh handler allowance, and the handlers held back start. */
+  private scheduleTurn(): void {
+    if (this.nextTurn) return;
+    this.nextTurn = setImmediate(() => {
+      this.nextTurn = undefined;
+      this.startedThisTurn = 0;
+      this.pump();
+    });
   }
 
   private run(t: HeldTrace): void {

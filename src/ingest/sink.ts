@@ -1,6 +1,8 @@
 /**
  * The narrow interface between sources and the assembler. Sources decode into a `SpanBatch` and `offer`
- * it; the assembler either takes all of it or refuses all of it (back-pressure), never part silently.
+ * it; the assembler takes all of it, or refuses all of it (back-pressure), or, for a batch too big to ever
+ * fit its bounds, takes the traces that fit and says which part it rejected (OTLP partial success); never
+ * part silently.
  */
 import type { LogRecord, SourceKind, Span } from '../model/span.js';
 
@@ -14,10 +16,24 @@ export interface SpanBatch {
    * or deliberately skipped or dropped and counted). Kafka uses it for low-watermark offset commits.
    */
   onSettled?: () => void;
+  /**
+   * The source takes a partial acceptance for this batch (part of a request already over the bounds): when
+   * the batch does not fit, take the traces that fit now and reject the rest, instead of refusing it.
+   */
+  takePartial?: boolean;
+}
+
+/** What the assembler did not take of an accepted batch (it exceeded the assembler's bounds on its own). */
+export interface PartialAcceptance {
+  rejectedSpans: number;
+  rejectedLogs: number;
+  /** Names the bound, for the partial-success message. */
+  message: string;
 }
 
 export type OfferResult =
-  | { accepted: true }
+  /** Taken; `partial` says what was rejected when the batch alone was over the bounds. */
+  | { accepted: true; partial?: PartialAcceptance }
   /** Nothing of the batch was taken; the source answers 429/503 (or pauses) and retries later. */
   | { accepted: false; reason: 'buffer_full' | 'shutting_down'; retryAfterMs: number };
 
@@ -30,4 +46,6 @@ export interface SpanSink {
    * undefined when there is room. Lets a saturated receiver answer 429 without paying for the decode.
    */
   pressure?(): Refusal | undefined;
+  /** The most the sink holds at once, so a source can stop decoding a request that is far beyond it. */
+  bounds?(): { maxTraces: number; maxBytes: number };
 }

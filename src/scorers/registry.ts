@@ -43,11 +43,22 @@ export interface ScorerTypeDefinition<O = unknown> {
   options: z.ZodType<O>;
   /** True when the scorer needs ground truth (not applicable without it). */
   needsGroundTruth?: boolean;
+  /**
+   * The highest score a scorer of this type gives with these options, which bounds `threshold`; undefined when
+   * it cannot be known (a custom module). Default: the `scale` option when the type has one, else 1.
+   */
+  maxScore?: (options: O) => number | undefined;
   create(options: O, context: ScorerFactoryContext): ScorerLike | Promise<ScorerLike>;
 }
 
 /** Keys every entry may carry besides the type's options. */
 const COMMON_KEYS: ReadonlySet<string> = new Set(['type', 'threshold', 'reason']);
+
+/** The default {@link ScorerTypeDefinition.maxScore}: `scale` (default 1) multiplies every built-in score that has it. */
+function defaultMaxScore(options: unknown): number {
+  const scale = options !== null && typeof options === 'object' ? (options as { scale?: unknown }).scale : undefined;
+  return typeof scale === 'number' && scale > 0 ? scale : 1;
+}
 
 function optionsOf(entry: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -133,6 +144,17 @@ export class ScorerRegistry {
     return this.#types.get(type)?.kind ?? 'judge';
   }
 
+  /** A `threshold` above the highest score the scorer can give would fail (or pass) every evaluation. */
+  #thresholdIssues(name: string, entry: Readonly<Record<string, unknown>>, def: ScorerTypeDefinition, options: unknown): ConfigIssue[] {
+    const { threshold } = entry;
+    // A negative one is reported by the schema of the `scorers` section.
+    if (typeof threshold !== 'number' || threshold < 0) return [];
+    const max = def.maxScore ? def.maxScore(options) : defaultMaxScore(options);
+    if (max === undefined || threshold <= max) return [];
+    const scale = def.maxScore === undefined && (options as { scale?: unknown } | null)?.scale !== undefined ? ` (its scale)` : '';
+    return [{ path: formatPath(['scorers', name, 'threshold']), message: `must be between 0 and ${max}${scale}: scores of type ${String(entry.type)} run from 0 to ${max}` }];
+  }
+
   #entryIssues(name: string, entry: Readonly<Record<string, unknown>>): { issues: ConfigIssue[]; options?: unknown; def?: ScorerTypeDefinition } {
     const type = entry.type;
     const def = typeof type === 'string' ? this.#types.get(type) : undefined;
@@ -141,11 +163,13 @@ export class ScorerRegistry {
       return { issues: [{ path: formatPath(['scorers', name, 'type']), message: `unknown scorer type ${JSON.stringify(type)} (known: ${this.types().join(', ')})` }] };
     }
     const parsed = def.options.safeParse(optionsOf(entry));
-    if (parsed.success) return { issues: [], options: parsed.data, def };
+    if (parsed.success) return { issues: this.#thresholdIssues(name, entry, def, parsed.data), options: parsed.data, def };
     const issues: ConfigIssue[] = [];
     for (const issue of parsed.error.issues) {
       if (issue.code === 'unrecognized_keys') {
         for (const key of issue.keys) issues.push({ path: formatPath(['scorers', name, ...issue.path, key]), message: `unknown option for type ${String(type)}` });
+      } else if (issue.code === 'invalid_key' && issue.issues.length > 0) {
+        for (const inner of issue.issues) issues.push({ path: formatPath(['scorers', name, ...issue.path]), message: inner.message });
       } else {
         issues.push({ path: formatPath(['scorers', name, ...issue.path]), message: issue.message });
       }

@@ -24,13 +24,16 @@ import { createDatasetSource, type DatasetItem, type DatasetSource } from '../in
 import { createFileSource } from '../ingest/files/file-source.js';
 import { createOtlpGrpcReceiver } from '../ingest/grpc/receiver.js';
 import { createOtlpHttpReceiver } from '../ingest/http/receiver.js';
-import { createKafkaReplay, type KafkaReplayOptions } from '../ingest/kafka/replay.js';
-import { createKafkaSource, type KafkaSource } from '../ingest/kafka/source.js';
+import type { KafkaReplayOptions } from '../ingest/kafka/replay.js';
+import type { KafkaSource } from '../ingest/kafka/source.js';
 import { OtlpIngest } from '../ingest/otlp/ingest.js';
-import type { OtlpReceiver } from '../ingest/otlp/receiver.js';
+import { InFlightBudget, type OtlpReceiver } from '../ingest/otlp/receiver.js';
 import { replayWal } from '../ingest/wal/replay.js';
 import { WriteAheadLog } from '../ingest/wal/log.js';
-import { createPipeline, pipelineOptionsFromConfig, type Pipeline } from '../pipeline/pipeline.js';
+import { loadLiveAssets } from '../live/assets.js';
+import { LiveRing } from '../live/ring.js';
+import { liveRoutes } from '../live/routes.js';
+import { createPipeline, pipelineOptionsFromConfig, type Pipeline, type RunObserver } from '../pipeline/pipeline.js';
 import { boostSignalScorers } from '../sampling/boost-signals.js';
 import { PolicyHolder } from '../sampling/holder.js';
 import { createSamplingPolicy } from '../sampling/policy.js';
@@ -70,6 +73,8 @@ export interface BuildOptions {
   handleTrace?: TraceHandler;
   /** Replace the configured emitters (tests, benches). */
   emitters?: Emitter[];
+  /** Told about every scored run, after its records were emitted (`score --format table` and its summary). */
+  observers?: RunObserver[];
 }
 
 export interface Service {
@@ -83,6 +88,8 @@ export interface Service {
   readonly dataset: DatasetSource | undefined;
   /** The completeness scorers' shared element cache, when one is configured (hit counts). */
   readonly elementCache: ElementCache | undefined;
+  /** The live page's in-memory ring (`configured` sources with `live.enabled`; docs/live-page.md). */
+  readonly live: LiveRing | undefined;
   /** Bound ports of the started listeners (useful with port 0). */
   ports(): { http?: number; grpc?: number; metrics?: number };
   /** Start every component (consumers before producers). Rejects, after shutting down what started, when one fails. */
@@ -127,6 +134,18 @@ export async function buildService(config: Config, settings: Settings, options: 
   const policy = new PolicyHolder(createSamplingPolicy(config.sampling, kinds, settings.now(), settings));
   let signals = boostSignalScorers(config.sampling);
   const emitters = options.handleTrace ? [] : (options.emitters ?? createEmitters(config, { settings, ...(options.stdout ? { stdout: options.stdout } : {}) }));
+  // The live page's ring (serve, demo): every scored run, in memory only, served on the metrics listener.
+  const live =
+    !options.handleTrace && options.source.kind === 'configured' && config.live.enabled
+      ? new LiveRing({
+          config: config.live,
+          now: settings.now,
+          scorers: built.scorers.map((s) => ({ name: s.name, kind: s.kind, threshold: s.threshold, direction: s.direction })),
+          ...(built.economics ? { economics: built.economics } : {}),
+        })
+      : undefined;
+  const liveAssets = live && settings.meters.prometheus ? await loadLiveAssets() : undefined;
+  const observers: RunObserver[] = [...(live ? [live] : []), ...(options.observers ?? [])];
   const pipeline = options.handleTrace
     ? undefined
     : createPipeline({
@@ -140,10 +159,11 @@ export async function buildService(config: Config, settings: Settings, options: 
         judges: settings.judges,
         abortJudges: () => settings.judges.close(),
         ...(built.economics ? { economics: built.economics } : {}),
+        ...(observers.length > 0 ? { observers } : {}),
       });
   for (const e of emitters) graph.add(e);
   if (pipeline) {
-    graph.add(pipeline, emitters);
+    graph.add(pipeline, live ? [...emitters, live] : emitters);
     if (built.elementPool) graph.add(built.elementPool);
     if (built.elementPool) graph.link(pipeline, built.elementPool);
   }
@@ -179,16 +199,21 @@ export async function buildService(config: Config, settings: Settings, options: 
     }
     const bearerToken = otlp.auth.bearerToken;
     const isReady = (): boolean => running && !stopping;
+    // One budget for the request bytes both receivers hold at once (sources.otlp.maxInFlightBytes).
+    const budget = new InFlightBudget(otlp.maxInFlightBytes);
     if (otlp.http.enabled) {
-      const { host, port, maxBodyBytes } = otlp.http;
-      receivers.push({ name: 'http', receiver: createOtlpHttpReceiver({ host, port, maxBodyBytes, bearerToken, ingest, settings, isReady }) });
+      const { host, port, maxBodyBytes, bodyTimeoutMs, keepAliveTimeoutMs } = otlp.http;
+      receivers.push({ name: 'http', receiver: createOtlpHttpReceiver({ host, port, maxBodyBytes, bodyTimeoutMs, keepAliveTimeoutMs, budget, bearerToken, ingest, settings, isReady }) });
     }
     if (otlp.grpc.enabled) {
-      const { host, port, maxMessageBytes } = otlp.grpc;
-      receivers.push({ name: 'grpc', receiver: createOtlpGrpcReceiver({ host, port, maxMessageBytes, bearerToken, ingest, settings }) });
+      const { host, port, maxMessageBytes, maxConcurrentStreams, messageTimeoutMs, keepaliveTimeMs, keepaliveTimeoutMs, maxConnectionIdleMs, maxConnectionAgeMs } = otlp.grpc;
+      const limits = { maxMessageBytes, maxConcurrentStreams, messageTimeoutMs, keepaliveTimeMs, keepaliveTimeoutMs, maxConnectionIdleMs, maxConnectionAgeMs };
+      receivers.push({ name: 'grpc', receiver: createOtlpGrpcReceiver({ host, port, ...limits, budget, bearerToken, ingest, settings }) });
     }
     for (const { receiver } of receivers) graph.add(receiver, [assembler, ...afterReplay]);
     if (config.sources.kafka.enabled) {
+      // Loaded only when configured: kafkajs is ~14 MiB a service without Kafka never needs.
+      const { createKafkaSource } = await import('../ingest/kafka/source.js');
       const kafka: KafkaSource = createKafkaSource({ config: config.sources.kafka, sink: assembler, settings });
       graph.add(kafka.fetch, [assembler]);
       acknowledged(kafka.offsets);
@@ -200,6 +225,7 @@ export async function buildService(config: Config, settings: Settings, options: 
     const files = graph.add(createFileSource({ paths: plan.paths, sink: assembler, settings, ...(plan.stdin ? { stdin: plan.stdin } : {}) }), [assembler]);
     finite.push(files.done);
   } else if (plan.kind === 'kafka-replay') {
+    const { createKafkaReplay } = await import('../ingest/kafka/replay.js');
     const replay = createKafkaReplay({ ...plan.replay, sink: assembler, settings, assembled: () => assembler.stats.tracesAssembled });
     graph.add(replay.fetch, [assembler]);
     acknowledged(replay.offsets);
@@ -247,7 +273,11 @@ export async function buildService(config: Config, settings: Settings, options: 
     meters: settings.meters,
     host: config.emit.prometheus.host,
     port: config.emit.prometheus.port,
-    routes: { '/healthz': health(() => true), '/readyz': health(() => running && !stopping) },
+    routes: {
+      '/healthz': health(() => true),
+      '/readyz': health(() => running && !stopping),
+      ...(live && liveAssets ? liveRoutes({ ring: live, assets: liveAssets, bearerToken: config.sources.otlp.auth.bearerToken }) : {}),
+    },
     logger: settings.logger,
   });
   const others = graph.components();
@@ -264,6 +294,7 @@ export async function buildService(config: Config, settings: Settings, options: 
     scorers: built.scorers,
     dataset,
     elementCache: built.elementCache,
+    live,
     ports() {
       const out: { http?: number; grpc?: number; metrics?: number } = {};
       for (const { name, receiver } of receivers) out[name] = receiver.port;
@@ -276,6 +307,7 @@ export async function buildService(config: Config, settings: Settings, options: 
       log.info(
         {
           ports: service.ports(),
+          ...(liveAssets && metrics.url ? { livePage: metrics.url.replace(/\/metrics$/, '/') } : {}),
           scorers: built.scorers.map((s) => `${s.name}:${s.type}`),
           kafka: plan.kind === 'configured' && config.sources.kafka.enabled ? config.sources.kafka.topic : undefined,
           decisionWaitMs: config.assembly.decisionWaitMs,

@@ -4,7 +4,17 @@
  * MeterProvider), the clock, the judge resolver, the scorer registry and the string interner; two services
  * built in one process share none of them.
  */
-import { resourceFromAttributes, type Resource } from '@opentelemetry/resources';
+import { randomUUID } from 'node:crypto';
+import {
+  defaultResource,
+  detectResources,
+  envDetector,
+  processDetector,
+  resourceFromAttributes,
+  type DetectedResourceAttributes,
+  type Resource,
+  type ResourceDetector,
+} from '@opentelemetry/resources';
 import type { Logger } from 'pino';
 import type { ComponentSettings } from '../component.js';
 import type { Env } from '../config/load.js';
@@ -16,6 +26,7 @@ import { createScorerRegistry, type ScorerRegistry } from '../scorers/registry.j
 import { Telemetry } from '../telemetry/instruments.js';
 import { createLogger, Secrets } from '../telemetry/log.js';
 import { createMeters, type Meters } from '../telemetry/metrics.js';
+import { packageVersion } from './version.js';
 
 export interface Settings extends ComponentSettings {
   /** The environment the config and the judge were resolved against. */
@@ -46,10 +57,63 @@ export interface CreateSettingsOptions {
   scorers?: ScorerRegistry;
 }
 
-/** The resource of the service: `service.name` (`OTEL_SERVICE_NAME`, default `tracejudge`). */
-function serviceResource(env: Env): Resource {
-  const name = env.OTEL_SERVICE_NAME?.trim();
-  return resourceFromAttributes({ 'service.name': name ? name : 'tracejudge' });
+/** Longest key or value `OTEL_RESOURCE_ATTRIBUTES` may hold (the SDK's envDetector limit). */
+const MAX_RESOURCE_ENV_LENGTH = 255;
+
+/**
+ * `OTEL_RESOURCE_ATTRIBUTES` (`key=value,…`, percent-encoded) and `OTEL_SERVICE_NAME` read from `env` with the
+ * rules of the SDK's `envDetector` (which reads only `process.env`): a malformed variable is ignored as a
+ * whole; `OTEL_SERVICE_NAME` wins over a `service.name` in the list.
+ */
+function envObjectDetector(env: Env): ResourceDetector {
+  return {
+    detect() {
+      const attributes: DetectedResourceAttributes = {};
+      const raw = env.OTEL_RESOURCE_ATTRIBUTES;
+      if (raw !== undefined && raw.trim() !== '') {
+        const parsed: Record<string, string> = {};
+        let valid = true;
+        for (const item of raw.split(',').filter((a) => a.trim() !== '')) {
+          const kv = item.split('=');
+          const key = kv[0]?.trim() ?? '';
+          let k: string;
+          let v: string;
+          try {
+            k = decodeURIComponent(key);
+            v = decodeURIComponent(kv[1]?.trim() ?? '');
+          } catch {
+            valid = false;
+            break;
+          }
+          if (kv.length !== 2 || key === '' || k.length > MAX_RESOURCE_ENV_LENGTH || v.length > MAX_RESOURCE_ENV_LENGTH) {
+            valid = false;
+            break;
+          }
+          parsed[k] = v;
+        }
+        if (valid) Object.assign(attributes, parsed);
+      }
+      const name = env.OTEL_SERVICE_NAME;
+      if (name !== undefined && name.trim() !== '') attributes['service.name'] = name;
+      return { attributes };
+    },
+  };
+}
+
+/**
+ * The resource of everything this service exports: its own metrics (OTLP and the Prometheus `target_info`),
+ * evaluation carrier spans and log events. Built with the SDK's resource detectors, later ones winning:
+ * the SDK defaults (`telemetry.sdk.*`), then tracejudge's own `service.name=tracejudge`, `service.version`
+ * (the package version) and `service.instance.id` (a random UUID per service, so replicas and restarts can be
+ * told apart), then `processDetector` (`process.pid`, `process.runtime.*`, …), then the environment:
+ * `OTEL_RESOURCE_ATTRIBUTES` and `OTEL_SERVICE_NAME` (`envDetector`), which may also set a stable
+ * `service.instance.id` or any other attribute. No detector is asynchronous, so the attributes are settled
+ * before the first export (the Prometheus exporter does not wait for pending ones).
+ */
+export function serviceResource(env: Env): Resource {
+  const own = resourceFromAttributes({ 'service.name': 'tracejudge', 'service.version': packageVersion(), 'service.instance.id': randomUUID() });
+  const detected = detectResources({ detectors: [processDetector, env === process.env ? envDetector : envObjectDetector(env)] });
+  return defaultResource().merge(own).merge(detected);
 }
 
 /**
@@ -64,7 +128,9 @@ function serviceResource(env: Env): Resource {
 export function createSettings(config: Config, options: CreateSettingsOptions = {}): Settings {
   const env = options.env ?? process.env;
   const secrets = options.secrets ?? new Secrets();
-  const logger = options.logger ?? createLogger({ env, secrets, level: env.TRACEJUDGE_LOG_LEVEL ?? config.telemetry.logLevel });
+  // Unset everywhere: createLogger's default (info; silent under vitest).
+  const level = env.TRACEJUDGE_LOG_LEVEL ?? config.telemetry.logLevel;
+  const logger = options.logger ?? createLogger({ env, secrets, ...(level ? { level } : {}) });
   const resource = serviceResource(env);
   const meters = createMeters({ emit: config.emit, env, resource, logger, ...(options.prometheus !== undefined ? { prometheus: options.prometheus } : {}) });
   const telemetry = new Telemetry(meters.provider.getMeter('tracejudge'), { maxAgents: config.emit.metrics.maxAgents, allowAgents: config.emit.metrics.allowAgents });

@@ -2,8 +2,49 @@
  * Agent-name patterns for `sampling.agents`: `*` matches any run of characters (including none and `/`),
  * `?` exactly one; everything else is literal. Precedence (documented in docs/sampling.md): an exact name
  * beats every glob; among matching globs the one with the most literal characters wins, then the one with
- * the fewest wildcards, then the one written first.
+ * the fewest wildcards, then the one written first. `[`, `]`, `{` and `}` are refused by the config check
+ * (`agentPatternProblem`), so a pattern never silently means something else than its writer expected.
  */
+import picomatch from 'picomatch';
+
+/** Characters that are glob syntax elsewhere (classes, braces) but not in agent patterns. */
+const UNSUPPORTED = new Set(['[', ']', '{', '}']);
+
+/**
+ * Why `pattern` is not a valid agent pattern, or undefined when it is: it must not be empty, and only `*` and
+ * `?` are wildcards, so `[`, `]`, `{` and `}` (character classes and braces in other glob dialects, which a
+ * writer may expect to work) are refused rather than matched literally.
+ *
+ * @example
+ * ```ts
+ * agentPatternProblem('billing-*'); // undefined
+ * agentPatternProblem('billing-['); // 'invalid agent pattern "billing-[": "[" at character 9 is not supported …'
+ * ```
+ */
+export function agentPatternProblem(pattern: string): string | undefined {
+  if (pattern === '') return 'invalid agent pattern: empty';
+  let i = 0;
+  for (const ch of pattern) {
+    i++;
+    if (UNSUPPORTED.has(ch)) {
+      return `invalid agent pattern ${JSON.stringify(pattern)}: ${JSON.stringify(ch)} at character ${i} is not supported (only * and ? are wildcards; character classes and braces are not)`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Why `pattern` is not a valid picomatch glob (span-name patterns of `extract.mapping`, `emit.metrics.allowAgents`),
+ * or undefined: unbalanced brackets, braces or parentheses, which picomatch would otherwise match literally.
+ */
+export function picomatchProblem(pattern: string): string | undefined {
+  try {
+    picomatch.makeRe(pattern, { strictBrackets: true });
+    return undefined;
+  } catch (err) {
+    return `invalid glob ${JSON.stringify(pattern)}: ${err instanceof Error ? err.message : String(err)}`;
+  }
+}
 
 /** True when `key` contains a wildcard and is therefore matched as a glob. */
 export function isGlob(key: string): boolean {

@@ -54,7 +54,8 @@ describe('docker-compose.yml', () => {
         expect(existsSync(`${root}${host.slice(2)}`), `${name}: ${host}`).toBe(true);
       }
     }
-    expect(count).toBeGreaterThanOrEqual(10);
+    // tracejudge runs from its image (Dockerfile) and mounts only its config.
+    expect(count).toBeGreaterThanOrEqual(9);
   });
 
   it('runs Kafka in KRaft mode with the listener everyone uses', () => {

@@ -1,8 +1,12 @@
 /** Sanity of the Grafana dashboard JSON and alert provisioning, against the metrics tracejudge really exports. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { toCarrierSpan } from '../../src/emit/carrier-span.js';
+import { errorRecord, scoreRecord } from './records.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const read = (path: string): string => readFileSync(`${root}${path}`, 'utf8');
@@ -135,5 +139,54 @@ describe('Grafana alert provisioning', () => {
       expect(rule.for, rule.title).toBe(twin?.for);
       expect(rule.labels.severity, rule.title).toBe(twin?.labels?.severity);
     }
+  });
+});
+
+/**
+ * The subset of TraceQL the dashboard's Tempo panels use: one `{ … }` selector of conditions joined by `&&`,
+ * each `name`, `span.<attr>`, `event.<attr>` or `resource.<attr>` compared with `=`, `!=` or `=~` (anchored, as
+ * Tempo's regex matchers are) to a string. Anything else fails the parse, so the test notices a query it cannot judge.
+ */
+function traceqlMatches(query: string, span: ReadableSpan, variables: Record<string, string>): boolean {
+  const body = /^\{(.*)\}$/.exec(query.trim())?.[1];
+  if (body === undefined || /\|\||[()]/.test(body)) throw new Error(`unsupported TraceQL: ${query}`);
+  return body.split('&&').every((raw) => {
+    const m = /^\s*(name|(?:span|event|resource)\.[\w.]+)\s*(=~|!=|=)\s*"((?:[^"\\]|\\.)*)"\s*$/.exec(raw);
+    if (!m) throw new Error(`unsupported TraceQL condition: ${raw}`);
+    const [, lhs = '', op, rhs = ''] = m;
+    const value = rhs.replace(/\$\{(\w+)(?::\w+)?\}/g, (_v, name: string) => variables[name] ?? '');
+    const test = (v: unknown): boolean => (op === '=~' ? new RegExp(`^(?:${value})$`).test(String(v)) : op === '=' ? v === value : v !== value);
+    const [scope, ...rest] = lhs.split('.');
+    const key = rest.join('.');
+    if (lhs === 'name') return test(span.name);
+    if (scope === 'span') return test(span.attributes[key]);
+    if (scope === 'resource') return test(span.resource.attributes[key]);
+    return span.events.some((e) => test(e.attributes?.[key]));
+  });
+}
+
+describe('the Tempo panel "Failed hallucination evaluations (Tempo)"', () => {
+  const panel = dashboard.panels.find((p) => p.title === 'Failed hallucination evaluations (Tempo)');
+  const query = panel?.targets?.[0]?.query ?? '';
+  const resource = resourceFromAttributes({ 'service.name': 'tracejudge' });
+  const scope = { name: 'tracejudge' };
+  const carrier = (record: Parameters<typeof toCarrierSpan>[0]): ReadableSpan => toCarrierSpan(record, resource, scope);
+  const all = { agent: '.*' };
+
+  it('is a TraceQL query on the Tempo datasource', () => {
+    expect(panel?.datasource?.type).toBe('tempo');
+    expect(query).toContain('evaluation hallucination');
+  });
+
+  it('lists the carrier span of a failing hallucination evaluation, as tracejudge exports it', () => {
+    expect(traceqlMatches(query, carrier(scoreRecord({ scorer: 'hallucination', score: 0.8, label: 'fail' })), all)).toBe(true);
+    expect(traceqlMatches(query, carrier(scoreRecord({ scorer: 'hallucination', agentName: 'billing-agent', label: 'fail' })), { agent: 'billing-agent' })).toBe(true);
+  });
+
+  it('leaves out passing evaluations, errors without a score, other scorers and other agents', () => {
+    expect(traceqlMatches(query, carrier(scoreRecord({ scorer: 'hallucination', score: 0.1, label: 'pass' })), all)).toBe(false);
+    expect(traceqlMatches(query, carrier(errorRecord({ scorer: 'hallucination' })), all)).toBe(false);
+    expect(traceqlMatches(query, carrier(scoreRecord({ scorer: 'faithfulness', score: 0.2, label: 'fail' })), all)).toBe(false);
+    expect(traceqlMatches(query, carrier(scoreRecord({ scorer: 'hallucination', agentName: 'support-agent', label: 'fail' })), { agent: 'billing-agent' })).toBe(false);
   });
 });

@@ -33,6 +33,8 @@ export interface ReceivedSpan {
   events: { name: string; timeUnixNano: string; attributes: Record<string, TypedValue> }[];
   statusCode: number;
   serviceName: string | undefined;
+  /** The attributes of the span's resource. */
+  resource: Record<string, TypedValue>;
 }
 export interface ReceivedLog {
   traceId: string;
@@ -40,6 +42,8 @@ export interface ReceivedLog {
   eventName: string;
   timeUnixNano: string;
   attributes: Record<string, TypedValue>;
+  /** The attributes of the log record's resource. */
+  resource: Record<string, TypedValue>;
 }
 export interface Received {
   transport: 'http/protobuf' | 'http/json' | 'grpc';
@@ -72,7 +76,8 @@ function attributes(list: unknown): Record<string, TypedValue> {
 function spansOf(req: Obj, fromJson: boolean): ReceivedSpan[] {
   const out: ReceivedSpan[] = [];
   for (const rs of arr(req.resourceSpans)) {
-    const serviceName = attributes((rs.resource as Obj | undefined)?.attributes)['service.name']?.value as string | undefined;
+    const resource = attributes((rs.resource as Obj | undefined)?.attributes);
+    const serviceName = resource['service.name']?.value as string | undefined;
     for (const ss of arr(rs.scopeSpans)) {
       for (const s of arr(ss.spans)) {
         out.push({
@@ -88,6 +93,7 @@ function spansOf(req: Obj, fromJson: boolean): ReceivedSpan[] {
           events: arr(s.events).map((e) => ({ name: str(e.name), timeUnixNano: str(e.timeUnixNano), attributes: attributes(e.attributes) })),
           statusCode: Number((s.status as Obj | undefined)?.code ?? 0),
           serviceName,
+          resource,
         });
       }
     }
@@ -98,6 +104,7 @@ function spansOf(req: Obj, fromJson: boolean): ReceivedSpan[] {
 function logsOf(req: Obj, fromJson: boolean): ReceivedLog[] {
   const out: ReceivedLog[] = [];
   for (const rl of arr(req.resourceLogs)) {
+    const resource = attributes((rl.resource as Obj | undefined)?.attributes);
     for (const sl of arr(rl.scopeLogs)) {
       for (const l of arr(sl.logRecords)) {
         out.push({
@@ -106,6 +113,7 @@ function logsOf(req: Obj, fromJson: boolean): ReceivedLog[] {
           eventName: str(l.eventName),
           timeUnixNano: str(l.timeUnixNano),
           attributes: attributes(l.attributes),
+          resource,
         });
       }
     }
@@ -124,6 +132,8 @@ export class OtlpReceiver {
   readonly spans: (ReceivedSpan & Received)[] = [];
   readonly logs: (ReceivedLog & Received)[] = [];
   readonly contentTypes: string[] = [];
+  /** The resource attributes of each ResourceMetrics received on `/v1/metrics` (OTLP/JSON only). */
+  readonly metricResources: Record<string, TypedValue>[] = [];
   /** When set, HTTP requests are answered with this status (to test failure handling). */
   failWith: number | undefined;
   private http: Server | undefined;
@@ -156,6 +166,10 @@ export class OtlpReceiver {
             for (const l of logsOf(obj, json)) this.logs.push({ ...l, transport: json ? 'http/json' : 'http/protobuf' });
             res.writeHead(200, { 'content-type': json ? 'application/json' : 'application/x-protobuf' });
             res.end(json ? '{}' : Buffer.from(LogsResponse.encode(LogsResponse.create({})).finish()));
+          } else if (req.url === '/v1/metrics' && json) {
+            const obj = JSON.parse(body.toString('utf8')) as Obj;
+            for (const rm of arr(obj.resourceMetrics)) this.metricResources.push(attributes((rm.resource as Obj | undefined)?.attributes));
+            res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
           } else {
             res.writeHead(404).end();
           }

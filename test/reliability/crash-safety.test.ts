@@ -14,7 +14,7 @@ import { writeResult } from './helpers/results.js';
 import { Rng } from './helpers/rng.js';
 import { crashConfig } from './helpers/crash-config.js';
 import { readJsonl, startServe, tempDir, type ServeProcess } from './helpers/serve-process.js';
-import { waitUntil } from './helpers/service.js';
+import { metricSum, waitUntil } from './helpers/service.js';
 import { ProtoStamper } from './helpers/traces.js';
 
 const DECISION_WAIT_MS = 2000;
@@ -99,5 +99,95 @@ describe('SIGKILL during scoring, then restart (OTLP/HTTP)', () => {
       oldestLostAckedMsBeforeKill: lost.length ? killAt - Math.min(...lost.map((x) => x.at)) : 0,
       newestScoredAckedMsBeforeKill: Math.min(...acked.filter((x) => afterKill.get(x.traceId) === SCORERS).map((x) => killAt - x.at)),
     });
+  }, 120_000);
+});
+
+/**
+ * The loss formula under load (issue #16, B), checked against a kill: when traces arrive faster than they
+ * are scored, what is acknowledged but not yet scored and emitted is not only the traces held for their
+ * decision (about rate × (decisionWaitMs + tickMs)) but also the decided ones queued for a handler or being
+ * handled (and records in the emitters' buffers): lost = held + queued + in flight, at most
+ * assembly.maxBufferedTraces. The test reads the held and assembled counts from /metrics just before the
+ * kill and compares held + (assembled − emitted) with the traces that were acknowledged and never scored.
+ */
+describe('SIGKILL while scoring falls behind intake (OTLP/HTTP, no write-ahead log)', () => {
+  const procs: ServeProcess[] = [];
+  afterAll(() => {
+    for (const p of procs) if (p.alive()) p.child.kill('SIGKILL');
+  });
+
+  const LOAD_DECISION_WAIT_MS = 1000;
+  const TICK_MS = 50;
+  const LOAD_MS = 5000;
+  const LOAD_SENDERS = 4;
+  const LOAD_TRACES_PER_REQUEST = 50;
+
+  it('loses held + queued + in-flight traces, as /metrics said just before the kill', async () => {
+    const dir = tempDir('crashload');
+    const jsonl = join(dir, 'scores.jsonl');
+    const config = join(dir, 'crashload.yaml');
+    writeFileSync(config, crashConfig({ jsonl, decisionWaitMs: LOAD_DECISION_WAIT_MS }));
+    const stamper = new ProtoStamper(new Rng(0xc4a6));
+    const first = startServe(config);
+    procs.push(first);
+    const ports = await first.started();
+    const url = `http://127.0.0.1:${ports.http ?? 0}/v1/traces`;
+    const metricsUrl = `http://127.0.0.1:${ports.metrics ?? 0}/metrics`;
+
+    const acked: { traceId: string; at: number }[] = [];
+    const statuses: Record<number, number> = {};
+    const start = Date.now();
+    await Promise.all(
+      Array.from({ length: LOAD_SENDERS }, async () => {
+        while (Date.now() - start < LOAD_MS) {
+          const b = stamper.batch(LOAD_TRACES_PER_REQUEST);
+          const a = await post(url, b.body, 'application/x-protobuf');
+          statuses[a.status] = (statuses[a.status] ?? 0) + 1;
+          const at = Date.now();
+          if (a.status === 200) for (const id of b.traceIds) acked.push({ traceId: id, at });
+          else if (a.status === 429) await new Promise((r) => setTimeout(r, 100));
+        }
+      }),
+    );
+    // Intake has stopped: one scrape, then the kill.
+    const text = await (await fetch(metricsUrl)).text();
+    const scrapedAt = Date.now();
+    first.child.kill('SIGKILL');
+    expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
+
+    const held = metricSum(text, 'tracejudge_buffer_traces');
+    const assembled = metricSum(text, 'tracejudge_traces_assembled_total');
+    const emittedRecords = metricSum(text, 'tracejudge_emit_records_total', { emitter: 'jsonl', outcome: 'sent' });
+    const emitted = emittedRecords / SCORERS;
+    const predicted = held + assembled - emitted;
+    const counts = new Map<string, number>();
+    for (const r of readJsonl(jsonl)) counts.set(String(r.traceId), (counts.get(String(r.traceId)) ?? 0) + 1);
+    const lost = acked.filter((x) => counts.get(x.traceId) !== SCORERS).length;
+    const rate = acked.length / ((scrapedAt - start) / 1000);
+    const heldWindow = acked.filter((x) => x.at > scrapedAt - LOAD_DECISION_WAIT_MS - TICK_MS).length;
+    // A loop busy with the backlog ticks late, so traces stay held a little longer than decisionWaitMs.
+    const heldWindowLate = acked.filter((x) => x.at > scrapedAt - LOAD_DECISION_WAIT_MS - TICK_MS - 1000).length;
+    const oldEstimate = Math.round((rate * LOAD_DECISION_WAIT_MS) / 1000);
+    writeResult('crash-safety-load', {
+      decisionWaitMs: LOAD_DECISION_WAIT_MS,
+      sentForMs: scrapedAt - start,
+      statuses,
+      acknowledgedTraces: acked.length,
+      tracesPerSec: Math.round(rate),
+      atKill: { held, assembled, emitted, queuedOrInFlight: assembled - emitted },
+      predictedLoss: predicted,
+      lostTraces: lost,
+      ackedWithinDecisionWaitPlusTick: heldWindow,
+      ackedWithinDecisionWaitPlusTickPlus1s: heldWindowLate,
+      oldEstimateRateTimesDecisionWait: oldEstimate,
+    });
+    // The scenario is the one the formula is about: a backlog of decided traces beyond the held ones.
+    expect(assembled - emitted).toBeGreaterThan(LOAD_TRACES_PER_REQUEST * 4);
+    expect(lost).toBeGreaterThan(oldEstimate);
+    // held + queued + in flight is what was lost (the kill came a few ms after the scrape).
+    expect(Math.abs(lost - predicted)).toBeLessThanOrEqual(Math.max(3 * LOAD_TRACES_PER_REQUEST, 0.05 * lost));
+    // The held part is what arrived within decisionWaitMs (+ a tick, + the tick's lag on a busy loop) of the end.
+    expect(held).toBeGreaterThanOrEqual(0.8 * heldWindow);
+    expect(held).toBeLessThanOrEqual(heldWindowLate);
   }, 120_000);
 });

@@ -33,7 +33,7 @@ sources: { otlp: { http: { port: 0 }, grpc: { enabled: false } } }
 assembly: { decisionWaitMs: 100, tickMs: 20 }
 scorers:
   similarity: { type: content-similarity }
-  stuck: { type: custom, module: ${JSON.stringify(HANGING)} }
+  stuck: { type: custom, kind: judge, module: ${JSON.stringify(HANGING)} }
 sampling: { default: { rate: 1 } }
 emit: { stdout: { enabled: true }, prometheus: { port: 0 } }
 telemetry: { shutdownTimeoutMs: ${SHUTDOWN_TIMEOUT_MS} }
@@ -43,8 +43,9 @@ telemetry: { shutdownTimeoutMs: ${SHUTDOWN_TIMEOUT_MS} }
     const ports = await serve.started();
     const v = validRequest(new Rng(0xdead));
     expect((await post(`http://127.0.0.1:${ports.http}/v1/traces`, v.json, 'application/json')).status).toBe(200);
-    // The content-similarity record is out (code records do not wait for a custom scorer, which runs in the
-    // queue with the judge scorers); the run is now held by the custom scorer that never returns.
+    // The content-similarity record is out (code records do not wait for the judge queue, where the custom
+    // scorer runs: it is declared `kind: judge`; a function-only module scorer would otherwise be detected as a
+    // code scorer and run inline, holding its run's code records); the run is now held by the scorer that never returns.
     const s = serve;
     expect(await waitUntil(() => s.stdout().includes('"scorer":"similarity"'), 15_000)).toBe(true);
     const sentAt = Date.now();

@@ -4,7 +4,7 @@
  * trace acknowledged with a 200 was scored at least once across the two runs (nothing lost), and that a
  * trace scored twice (before the kill, and again from the replay) carries the same evaluation ids.
  */
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { post } from './helpers/clients.js';
@@ -13,7 +13,7 @@ import { Rng } from './helpers/rng.js';
 import { crashConfig } from './helpers/crash-config.js';
 import { readJsonl, startServe, tempDir, type ServeProcess } from './helpers/serve-process.js';
 import { waitUntil } from './helpers/service.js';
-import { ProtoStamper } from './helpers/traces.js';
+import { jsonToProto, ProtoStamper, validRequest } from './helpers/traces.js';
 
 const DECISION_WAIT_MS = 2000;
 const TRACES_PER_REQUEST = 10;
@@ -126,4 +126,116 @@ describe('SIGKILL during scoring with the write-ahead log, then restart (OTLP/HT
       recordsAtKill,
     });
   }, 90_000);
+});
+
+/**
+ * Replay stays bounded under sustained load (issue #16, B): one early request holds a trace whose root
+ * never comes (its record cannot settle before maxTraceAgeMs), then a steady stream follows. The low
+ * watermark is pinned at that record, but the checkpoint keeps advancing (it lists the records still
+ * unsettled), so after SIGKILL only what settled since the last checkpoint is scored twice: duplicates are
+ * bounded by checkpointIntervalMs × rate, not by everything scored since the pinned record.
+ */
+describe('SIGKILL under sustained load with a record held back (OTLP/HTTP, write-ahead log)', () => {
+  const procs: ServeProcess[] = [];
+  afterAll(() => {
+    for (const p of procs) if (p.alive()) p.child.kill('SIGKILL');
+  });
+
+  const CHECKPOINT_EVERY_MS = 500;
+  const LOAD_MS = 6000;
+  const DECISION_MS = 300;
+  /** Slack over one checkpoint interval: the checkpoint's own write, a tick, scoring and the emitter, on shared cores. */
+  const SLACK_MS = 1500;
+
+  it('keeps checkpointing while the watermark is pinned, and replays only about one checkpoint interval of settled records', async () => {
+    const dir = tempDir('walload');
+    const jsonl = join(dir, 'scores.jsonl');
+    const walDir = join(dir, 'wal');
+    const config = join(dir, 'walload.yaml');
+    writeFileSync(config, crashConfig({ jsonl, decisionWaitMs: DECISION_MS, wal: { dir: walDir, checkpointIntervalMs: CHECKPOINT_EVERY_MS } }));
+    const rng = new Rng(0x10ad5);
+    const stamper = new ProtoStamper(rng);
+
+    const first = startServe(config);
+    procs.push(first);
+    const url = `http://127.0.0.1:${(await first.started()).http ?? 0}/v1/traces`;
+
+    // A trace without its root span: undecided until maxTraceAgeMs (30 s), so its record stays unsettled.
+    const rootless = validRequest(rng, 'aisdk6-two-tools');
+    const doc = rootless.doc as { resourceSpans: { scopeSpans: { spans: { parentSpanId?: string }[] }[] }[] };
+    for (const rs of doc.resourceSpans) for (const ss of rs.scopeSpans) ss.spans = ss.spans.filter((s) => (s.parentSpanId ?? '') !== '');
+    expect((await post(url, jsonToProto(doc), 'application/x-protobuf')).status).toBe(200);
+
+    const checkpoints: { at: number; lowWatermark: number; next: number }[] = [];
+    const sampler = setInterval(() => {
+      try {
+        const c = JSON.parse(readFileSync(join(walDir, 'checkpoint.json'), 'utf8')) as { lowWatermark: number; next?: number };
+        checkpoints.push({ at: Date.now(), lowWatermark: c.lowWatermark, next: c.next ?? c.lowWatermark });
+      } catch {
+        // not written yet, or being replaced
+      }
+    }, 100);
+    const acked: string[] = [];
+    const start = Date.now();
+    await Promise.all(
+      Array.from({ length: SENDERS }, async () => {
+        while (Date.now() - start < LOAD_MS) {
+          const b = stamper.batch(TRACES_PER_REQUEST);
+          const a = await post(url, b.body, 'application/x-protobuf');
+          if (a.status === 200) acked.push(...b.traceIds);
+          await new Promise((r) => setTimeout(r, REQUEST_EVERY_MS / 2));
+        }
+      }),
+    );
+    const loadMs = Date.now() - start;
+    clearInterval(sampler);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const rate = acked.length / (loadMs / 1000);
+
+    const recordsByEvaluation = (): Map<string, number> => {
+      const m = new Map<string, number>();
+      for (const r of readJsonl(jsonl)) m.set(`${String(r.traceId)}/${String(r.scorer)}`, (m.get(`${String(r.traceId)}/${String(r.scorer)}`) ?? 0) + 1);
+      return m;
+    };
+    const scoredBefore = new Set([...recordsByEvaluation().keys()].map((k) => k.split('/')[0]));
+
+    const second = startServe(config);
+    procs.push(second);
+    await second.started();
+    const replayLine = second.logs().find((l) => l.msg === 'write-ahead log replayed');
+    const allScored = await waitUntil(() => {
+      const scored = new Set([...recordsByEvaluation().keys()].map((k) => k.split('/')[0]));
+      return acked.every((id) => scored.has(id));
+    }, 40_000, 200);
+    expect(allScored).toBe(true);
+    const duplicateRecords = [...recordsByEvaluation().values()].reduce((n, c) => n + c - 1, 0);
+    const duplicateTraces = Math.ceil(duplicateRecords / SCORERS.length);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toEqual({ code: 0, signal: null });
+
+    // The watermark stayed at the held-back record, and the checkpoint still moved on many times.
+    const during = checkpoints.filter((c) => c.at - start > 1000);
+    const distinctNext = new Set(during.map((c) => c.next)).size;
+    const bound = Math.ceil((rate * (CHECKPOINT_EVERY_MS + SLACK_MS)) / 1000);
+    writeResult('wal-load-crash', {
+      checkpointIntervalMs: CHECKPOINT_EVERY_MS,
+      decisionWaitMs: DECISION_MS,
+      loadMs,
+      tracesPerSec: Math.round(rate),
+      acknowledgedTraces: acked.length,
+      scoredBeforeKill: scoredBefore.size,
+      pinnedWatermark: during.at(-1)?.lowWatermark,
+      checkpointNextValues: distinctNext,
+      replayedRecords: replayLine?.replayed,
+      duplicateRecords,
+      duplicateTraces,
+      duplicateBoundTraces: bound,
+    });
+    // Without the list of unsettled records, every one of these would have been replayed.
+    expect(scoredBefore.size).toBeGreaterThan(1.5 * bound);
+    expect(Math.max(...during.map((c) => c.lowWatermark))).toBe(0);
+    expect(distinctNext).toBeGreaterThanOrEqual(Math.floor(LOAD_MS / CHECKPOINT_EVERY_MS / 2));
+    expect(duplicateTraces).toBeLessThanOrEqual(bound);
+  }, 120_000);
 });

@@ -3,21 +3,26 @@
  * exits 0 within `telemetry.shutdownTimeoutMs` (1 when the deadline passes first).
  */
 import { errorMessage } from '../../errors.js';
+import { effectiveRates } from '../../sampling/rates.js';
 import { buildService } from '../../service/build.js';
 import { createSettings } from '../../service/settings.js';
 import type { CliContext } from '../context.js';
 import { loadCliConfig } from '../load-cli-config.js';
-import { configOption, parseCommandArgs, usageError } from '../usage.js';
+import { SERVE } from '../specs.js';
+import { parseCommandArgs, usageError } from '../usage.js';
 
 export async function serveCommand(args: readonly string[], cli: CliContext): Promise<number> {
-  const { values, positionals } = parseCommandArgs('serve', args, configOption);
+  const { values, positionals } = parseCommandArgs(SERVE, args);
   if (positionals.length > 0) throw usageError(`serve: unexpected argument ${JSON.stringify(positionals[0])}`);
-  const { config, path, scorers } = loadCliConfig(values.config, cli);
+  // A service logs its lifecycle (started, sampling rates, stopped) unless configured otherwise.
+  const { config, path, scorers } = loadCliConfig(values.config, cli, { defaultLogLevel: 'info' });
   const { logger } = cli;
   logger.info({ config: path ?? '<defaults>' }, 'starting tracejudge serve');
   const settings = createSettings(config, { logger, secrets: cli.secrets, scorers });
   const service = await buildService(config, settings, { source: { kind: 'configured' }, ...(path ? { configPath: path } : {}) });
   await service.start();
+  const agentKeys = Object.keys(config.sampling?.agents ?? {});
+  for (const r of effectiveRates(service.policy.current().compiled, service.scorers, agentKeys)) logger.info(r, 'sampling rate');
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
     process.once('SIGINT', () => resolve('SIGINT'));

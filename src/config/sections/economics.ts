@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { agentPattern } from '../patterns.js';
 
 const limits = z.strictObject({
   /** Judge tokens (input + output) allowed in the window. */
@@ -10,7 +11,7 @@ const limits = z.strictObject({
 /** One budget: which evaluations it covers, its hourly and daily limits, and what runs once it is spent. */
 const budgetRule = z.strictObject({
   /** Agent name or glob; each matching agent has its own allowance. Absent: one allowance for all agents. */
-  agent: z.string().min(1).optional(),
+  agent: agentPattern.optional(),
   /** Configured scorer name; absent: one allowance shared by every judge scorer. */
   scorer: z.string().min(1).optional(),
   /** Fixed clock hours (UTC). */

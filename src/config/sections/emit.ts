@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { picomatchGlob } from '../patterns.js';
 
 /** Retry policy shared by every emitter: exponential backoff with jitter, bounded attempts. */
 const retrySettings = z
@@ -67,8 +68,8 @@ export const emitSection = z
       .strictObject({
         /** Distinct `gen_ai.agent.name` values kept on metrics; later ones are reported as `other`. */
         maxAgents: z.number().int().min(0).default(100),
-        /** When non-empty, only these agent names (exact, or `*` globs) are kept; the rest become `other`. */
-        allowAgents: z.array(z.string().min(1)).default([]),
+        /** When non-empty, only these agent names (exact, or picomatch globs such as `billing-*`) are kept; the rest become `other`. */
+        allowAgents: z.array(picomatchGlob).default([]),
       })
       .prefault({}),
     buffer: bufferSettings,

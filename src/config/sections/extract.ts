@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { picomatchGlob } from '../patterns.js';
 
 /**
  * Where a mapped value lives: an attribute key, or `{ attribute, path }` where `path` is a JSON path into
@@ -20,7 +21,7 @@ const fieldRef = z.union([
 const mappingRule = z
   .strictObject({
     /** Span name glob (picomatch, e.g. `agent:*`). */
-    name: z.string().min(1).optional(),
+    name: picomatchGlob.optional(),
     /** Attribute that must be present (and equal `equals` when given). */
     attribute: z.string().min(1).optional(),
     equals: z.union([z.string(), z.number(), z.boolean()]).optional(),

@@ -14,6 +14,7 @@
  * fewest wildcards, then config order.
  */
 import { z } from 'zod';
+import { agentPatternKeys } from '../patterns.js';
 
 const rate = z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1');
 
@@ -164,7 +165,7 @@ export const samplingSection = z
         rateLimit: rateLimit.optional(),
       })
       .optional(),
-    agents: z.record(z.string().min(1), agentSampling).optional(),
+    agents: z.record(z.string(), agentSampling).superRefine(agentPatternKeys).optional(),
     rules: ruleList.optional(),
   })
   .optional();

@@ -9,6 +9,13 @@ const httpSource = z
     port: z.number().int().min(0).max(65535).default(4318),
     /** Body limit after decompression. */
     maxBodyBytes: z.number().int().positive().default(16 * 1024 * 1024),
+    /**
+     * Longest time from a request's headers to the last byte of its body (including the bytes discarded after
+     * a refusal); a slower request gets 408 and its connection is closed.
+     */
+    bodyTimeoutMs: z.number().int().positive().max(60_000).default(10_000),
+    /** An idle keep-alive connection is closed after this long; `Keep-Alive: timeout=` announces it to clients. */
+    keepAliveTimeoutMs: z.number().int().min(1000).default(65_000),
   })
   .prefault({});
 
@@ -18,6 +25,18 @@ const grpcSource = z
     host: z.string().min(1).default('127.0.0.1'),
     port: z.number().int().min(0).max(65535).default(4317),
     maxMessageBytes: z.number().int().positive().default(16 * 1024 * 1024),
+    /** HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS: calls one connection may have open at once. */
+    maxConcurrentStreams: z.number().int().positive().default(100),
+    /** Longest time from a call's headers to the end of its request message; a slower call gets DEADLINE_EXCEEDED and is closed. */
+    messageTimeoutMs: z.number().int().positive().max(60_000).default(10_000),
+    /** The server pings a connection after this long without activity (grpc.keepalive_time_ms). */
+    keepaliveTimeMs: z.number().int().positive().default(60_000),
+    /** A connection whose ping is not answered within this long is closed (grpc.keepalive_timeout_ms). */
+    keepaliveTimeoutMs: z.number().int().positive().default(20_000),
+    /** A connection without calls for this long is closed (grpc.max_connection_idle_ms). */
+    maxConnectionIdleMs: z.number().int().positive().default(300_000),
+    /** A connection is asked to go away (GOAWAY) at this age, its calls given messageTimeoutMs to finish; 0: no limit (grpc.max_connection_age_ms). */
+    maxConnectionAgeMs: z.number().int().min(0).default(0),
   })
   .prefault({});
 
@@ -70,10 +89,24 @@ export const sourcesSection = z
   .strictObject({
     otlp: z
       .strictObject({
+        /**
+         * Request bytes (HTTP bodies after decompression, gRPC messages) the OTLP receivers hold at once, across
+         * both receivers and every connection; beyond it requests get 429 / RESOURCE_EXHAUSTED with a retry hint.
+         */
+        maxInFlightBytes: z.number().int().positive().default(64 * 1024 * 1024),
         http: httpSource,
         grpc: grpcSource,
         auth: bearerAuth,
         wal: otlpWal,
+      })
+      .superRefine((o, ctx) => {
+        // One request at its size limit must fit in the budget, or it could never be taken.
+        if (o.http.enabled && o.maxInFlightBytes < o.http.maxBodyBytes) {
+          ctx.addIssue({ code: 'custom', path: ['maxInFlightBytes'], message: `must be at least sources.otlp.http.maxBodyBytes (${o.http.maxBodyBytes})` });
+        }
+        if (o.grpc.enabled && o.maxInFlightBytes < o.grpc.maxMessageBytes) {
+          ctx.addIssue({ code: 'custom', path: ['maxInFlightBytes'], message: `must be at least sources.otlp.grpc.maxMessageBytes (${o.grpc.maxMessageBytes})` });
+        }
       })
       .prefault({}),
     kafka: kafkaSource,

@@ -1,19 +1,26 @@
 /**
  * OTLP/HTTP receiver on node:http: POST /v1/traces and /v1/logs (protobuf or JSON, optionally gzip),
  * GET /healthz and /readyz. Status codes follow the OTLP specification: 400 malformed, 401 bad token,
- * 413 over the (decompressed) body limit, 415 other content types, 429/503 + Retry-After when the sink
- * refuses, 200 with partialSuccess when some items were rejected.
+ * 408 body too slow, 413 over the (decompressed) body limit, 415 other content types, 429/503 +
+ * Retry-After when the sink or the in-flight budget refuses, 200 with partialSuccess when some items were
+ * rejected.
+ *
+ * Memory: the bearer token is checked from the headers before a byte of the body is read; every byte held
+ * is reserved in the in-flight budget shared with the gRPC receiver; a body must arrive within
+ * `bodyTimeoutMs`. A refused request's body is read to its end and dropped (up to `discardBytes`, 1 MiB
+ * for a retryable refusal, within the same timeout) before the answer, so a client still uploading gets
+ * the answer rather than EPIPE or ECONNRESET from a connection closed under it.
  */
 import { closeGracefully } from '../otlp/close-gracefully.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { DecodeError, errorMessage } from '../../errors.js';
 import type { ComponentSettings } from '../../component.js';
 import { ThrottledLog } from '../../telemetry/log.js';
 import type { IngestOutcome, OtlpIngest, OtlpSignal } from '../otlp/ingest.js';
-import { bearerMatches, receiverOf, type OtlpReceiver } from '../otlp/receiver.js';
+import { ADMIT_MIN_BYTES, bearerMatches, BUDGET_RETRY_AFTER_MS, InFlightBudget, receiverOf, type BudgetReservation, type OtlpReceiver } from '../otlp/receiver.js';
 import { encodeExportResponse, encodeStatus, RpcCode, type OtlpEncoding } from '../otlp/responses.js';
-import { BodyError, readBody } from './body.js';
+import { BodyError, contentEncodingOf, declaredLength, discardBody, readBody } from './body.js';
 import { component, remainingMs } from '../../component.js';
 
 export interface OtlpHttpReceiverOptions {
@@ -31,85 +38,151 @@ export interface OtlpHttpReceiverOptions {
   isReady: () => boolean;
   /** How long `shutdown()` waits for in-flight requests before closing connections; default 5000. */
   shutdownGraceMs?: number;
+  /** Request bytes held at once, shared with the gRPC receiver (`sources.otlp.maxInFlightBytes`); default: one of its own, 64 MiB or `maxBodyBytes` if larger. */
+  budget?: InFlightBudget;
+  /** From the request's headers to the last byte of its body (`sources.otlp.http.bodyTimeoutMs`); default 10000. */
+  bodyTimeoutMs?: number;
+  /** Idle keep-alive connections are closed after this long (`sources.otlp.http.keepAliveTimeoutMs`); default 65000. */
+  keepAliveTimeoutMs?: number;
+  /** After a refusal, at most this many bytes are read and dropped waiting for the client to finish; default 4 × `maxBodyBytes`. */
+  discardBytes?: number;
 }
 
 const CONTENT_TYPES: Record<OtlpEncoding, string> = { json: 'application/json', protobuf: 'application/x-protobuf' };
+const DEFAULT_BUDGET_BYTES = 64 * 1024 * 1024;
+const HEADERS_TIMEOUT_MS = 15_000;
+/** google.rpc.Code DEADLINE_EXCEEDED (the body came too slowly). */
+const DEADLINE_EXCEEDED = 4;
 
 /**
- * Answer a retryable refusal only once the request body has been drained (not buffered, not decoded):
- * answering mid-upload makes Node close the keep-alive connection, and the client sees ECONNRESET instead
- * of the 429/503 it could retry.
+ * After a retryable refusal (429, 503) at most this much of the body is read and dropped before the answer:
+ * a client cut off gets a connection reset instead, which OTLP clients retry as well, and a flood of large
+ * refused uploads costs little. Refusals a client must see to stop retrying (401, 413, 415) read up to
+ * `discardBytes`.
  */
-function afterBody(req: IncomingMessage, then: () => void): void {
-  req.once('end', then);
-  req.resume();
+const RETRYABLE_DISCARD_BYTES = 1024 * 1024;
+
+/** One answer: status, `google.rpc.Status` code and message, extra headers. */
+interface Refusal {
+  status: number;
+  code: number;
+  message: string;
+  headers?: Record<string, string>;
+  /** Close the connection after the answer even when the body was read to its end (413). */
+  close?: boolean;
 }
 
 /** Creates the OTLP/HTTP receiver; nothing listens until `start()`. */
 export function createOtlpHttpReceiver(options: OtlpHttpReceiverOptions): OtlpReceiver {
   const log = options.settings.logger.child({ component: 'otlp-http' });
   const badRequests = new ThrottledLog(log, 'rejected malformed OTLP/HTTP requests');
+  const refusedRequests = new ThrottledLog(log, 'refused OTLP/HTTP requests (in-flight budget, body timeout or size)');
+  const budget = options.budget ?? new InFlightBudget(Math.max(DEFAULT_BUDGET_BYTES, options.maxBodyBytes));
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? 10_000;
+  const discardBytes = options.discardBytes ?? 4 * options.maxBodyBytes;
   let server: Server | undefined;
   let boundPort = options.port;
   let shuttingDown = false;
 
   function send(res: ServerResponse, status: number, encoding: OtlpEncoding, body: Buffer, headers: Record<string, string> = {}): void {
-    if (res.headersSent) return;
+    if (res.headersSent || res.destroyed) return;
     res.writeHead(status, { 'content-type': CONTENT_TYPES[encoding], 'content-length': String(body.length), ...headers });
     res.end(body);
   }
 
-  function fail(res: ServerResponse, status: number, encoding: OtlpEncoding, code: number, message: string, headers: Record<string, string> = {}): void {
-    send(res, status, encoding, encodeStatus(encoding, code, message), headers);
+  function fail(res: ServerResponse, encoding: OtlpEncoding, r: Refusal, close = false): void {
+    send(res, r.status, encoding, encodeStatus(encoding, r.code, r.message), { ...(r.headers ?? {}), ...(close || r.close ? { connection: 'close' } : {}) });
+  }
+
+  function retryable(status: 429 | 503, message: string, retryAfterMs: number): Refusal {
+    const retryAfter = String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
+    return { status, code: status === 503 ? RpcCode.UNAVAILABLE : RpcCode.RESOURCE_EXHAUSTED, message: `${message}; retry after ${retryAfter}s`, headers: { 'retry-after': retryAfter } };
+  }
+
+  function sinkRefusal(reason: 'buffer_full' | 'shutting_down', retryAfterMs: number): Refusal {
+    return reason === 'shutting_down' ? retryable(503, 'shutting down', retryAfterMs) : retryable(429, 'buffers are full', retryAfterMs);
   }
 
   function answer(res: ServerResponse, signal: OtlpSignal, encoding: OtlpEncoding, outcome: IngestOutcome): void {
     if (outcome.kind === 'wal_failed') {
-      fail(res, 503, encoding, RpcCode.UNAVAILABLE, outcome.message, { 'retry-after': '1' });
+      fail(res, encoding, { status: 503, code: RpcCode.UNAVAILABLE, message: outcome.message, headers: { 'retry-after': '1' } });
       return;
     }
     if (outcome.kind === 'accepted') {
       send(res, 200, encoding, encodeExportResponse(signal, encoding, outcome.rejected, outcome.message));
       return;
     }
-    const retryAfter = String(Math.max(1, Math.ceil(outcome.retryAfterMs / 1000)));
-    const status = outcome.reason === 'shutting_down' ? 503 : 429;
-    const code = outcome.reason === 'shutting_down' ? RpcCode.UNAVAILABLE : RpcCode.RESOURCE_EXHAUSTED;
-    fail(res, status, encoding, code, `${outcome.reason === 'shutting_down' ? 'shutting down' : 'buffers are full'}; retry after ${retryAfter}s`, { 'retry-after': retryAfter });
+    fail(res, encoding, sinkRefusal(outcome.reason, outcome.retryAfterMs));
+  }
+
+  /**
+   * Refuse without holding the body: read the rest of it and drop it (up to `discardBytes`, within the body
+   * timer), then answer. When the client has sent everything the connection stays usable (or is closed
+   * after the answer, for `close`); when it sends more than that or too slowly, the answer goes out with
+   * `Connection: close` and the connection is closed after it.
+   */
+  async function refuse(req: IncomingMessage, res: ServerResponse, encoding: OtlpEncoding, timer: BodyTimer, r: Refusal): Promise<void> {
+    const declared = declaredLength(req);
+    const limit = r.status === 429 || r.status === 503 ? Math.min(discardBytes, RETRYABLE_DISCARD_BYTES) : discardBytes;
+    // A body that will not end within the bound is not read at all: answer and close at once.
+    const outcome = declared !== undefined && declared > limit ? 'limit' : await discardBody(req, limit, timer.signal);
+    timer.clear();
+    if (outcome === 'aborted') return;
+    fail(res, encoding, r, outcome !== 'ended');
   }
 
   async function handleExport(req: IncomingMessage, res: ServerResponse, signal: OtlpSignal): Promise<void> {
+    const timer = new BodyTimer(bodyTimeoutMs);
+    const reservation = budget.open();
+    try {
+      await exchange(req, res, signal, timer, reservation);
+    } finally {
+      timer.clear();
+      reservation.release();
+    }
+  }
+
+  async function exchange(req: IncomingMessage, res: ServerResponse, signal: OtlpSignal, timer: BodyTimer, reservation: BudgetReservation): Promise<void> {
     const mediaType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
     const encoding: OtlpEncoding | undefined = mediaType === 'application/json' ? 'json' : mediaType === 'application/x-protobuf' ? 'protobuf' : undefined;
-    if (encoding === undefined) {
-      req.resume();
-      fail(res, 415, 'json', RpcCode.INVALID_ARGUMENT, `unsupported Content-Type ${JSON.stringify(mediaType.slice(0, 60))}; use application/x-protobuf or application/json`);
+    // The token first (401 before 415), from the headers alone: nothing of the body is read before it.
+    if (options.bearerToken !== undefined && !bearerMatches(req.headers.authorization, options.bearerToken)) {
+      await refuse(req, res, encoding ?? 'json', timer, { status: 401, code: RpcCode.UNAUTHENTICATED, message: 'missing or invalid bearer token', headers: { 'www-authenticate': 'Bearer' } });
       return;
     }
-    if (options.bearerToken !== undefined && !bearerMatches(req.headers.authorization, options.bearerToken)) {
-      req.resume();
-      fail(res, 401, encoding, RpcCode.UNAUTHENTICATED, 'missing or invalid bearer token', { 'www-authenticate': 'Bearer' });
+    if (encoding === undefined) {
+      await refuse(req, res, 'json', timer, {
+        status: 415,
+        code: RpcCode.INVALID_ARGUMENT,
+        message: `unsupported Content-Type ${JSON.stringify(mediaType.slice(0, 60))}; use application/x-protobuf or application/json`,
+      });
       return;
     }
     if (shuttingDown) {
-      afterBody(req, () => answer(res, signal, encoding, { kind: 'refused', reason: 'shutting_down', retryAfterMs: 1000 }));
+      await refuse(req, res, encoding, timer, sinkRefusal('shutting_down', 1000));
       return;
     }
     // Saturated: answer before reading and decoding the body, so overload costs as little as possible.
     const pressure = options.ingest.pressure(signal);
     if (pressure) {
-      afterBody(req, () => answer(res, signal, encoding, { kind: 'refused', reason: pressure.reason, retryAfterMs: pressure.retryAfterMs }));
+      await refuse(req, res, encoding, timer, sinkRefusal(pressure.reason, pressure.retryAfterMs));
       return;
     }
     let body: Buffer;
     try {
-      body = await readBody(req, options.maxBodyBytes);
+      // Refused before reading when it cannot fit now: its declared length, or (gzip or chunked) a first window.
+      // (A declared length over the limit is left to readBody: 413 whatever the budget.)
+      const declared = declaredLength(req);
+      const identity = contentEncodingOf(req) === 'identity';
+      const tooLarge = identity && declared !== undefined && declared > options.maxBodyBytes;
+      const needs = identity && declared !== undefined ? declared : ADMIT_MIN_BYTES;
+      if (!tooLarge && needs > budget.available()) throw new BodyError('over_budget', 'request bodies in flight are at sources.otlp.maxInFlightBytes');
+      body = await readBody(req, { maxBytes: options.maxBodyBytes, reservation, signal: timer.signal });
+      timer.clear();
     } catch (err) {
       if (!(err instanceof BodyError)) throw err;
-      if (err.kind === 'aborted') return;
-      const status = err.kind === 'too_large' ? 413 : err.kind === 'unsupported_encoding' ? 415 : 400;
-      fail(res, status, encoding, RpcCode.INVALID_ARGUMENT, err.message, err.kind === 'too_large' ? { connection: 'close' } : {});
-      badRequests.hit(1, { status });
+      reservation.release();
+      await bodyFailed(req, res, encoding, timer, err);
       return;
     }
     let outcome: IngestOutcome;
@@ -117,11 +190,38 @@ export function createOtlpHttpReceiver(options: OtlpHttpReceiverOptions): OtlpRe
       outcome = await options.ingest.accept(signal, encoding, body);
     } catch (err) {
       if (!(err instanceof DecodeError)) throw err;
-      fail(res, 400, encoding, RpcCode.INVALID_ARGUMENT, err.message);
+      fail(res, encoding, { status: 400, code: RpcCode.INVALID_ARGUMENT, message: err.message });
       badRequests.hit(1, { status: 400 });
       return;
     }
     answer(res, signal, encoding, outcome);
+  }
+
+  async function bodyFailed(req: IncomingMessage, res: ServerResponse, encoding: OtlpEncoding, timer: BodyTimer, err: BodyError): Promise<void> {
+    switch (err.kind) {
+      case 'aborted':
+        return;
+      case 'timeout':
+        refusedRequests.hit(1, { status: 408 });
+        fail(res, encoding, { status: 408, code: DEADLINE_EXCEEDED, message: `${err.message} (sources.otlp.http.bodyTimeoutMs: ${bodyTimeoutMs})` }, true);
+        return;
+      case 'over_budget':
+        refusedRequests.hit(1, { status: 429 });
+        await refuse(req, res, encoding, timer, retryable(429, err.message, BUDGET_RETRY_AFTER_MS));
+        return;
+      case 'too_large':
+        badRequests.hit(1, { status: 413 });
+        await refuse(req, res, encoding, timer, { status: 413, code: RpcCode.INVALID_ARGUMENT, message: err.message, close: true });
+        return;
+      case 'unsupported_encoding':
+        badRequests.hit(1, { status: 415 });
+        await refuse(req, res, encoding, timer, { status: 415, code: RpcCode.INVALID_ARGUMENT, message: err.message });
+        return;
+      case 'bad_encoding':
+        badRequests.hit(1, { status: 400 });
+        await refuse(req, res, encoding, timer, { status: 400, code: RpcCode.INVALID_ARGUMENT, message: err.message });
+        return;
+    }
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -149,22 +249,28 @@ export function createOtlpHttpReceiver(options: OtlpHttpReceiverOptions): OtlpRe
   function onRequest(req: IncomingMessage, res: ServerResponse): void {
     handle(req, res).catch((err: unknown) => {
       log.error({ err: errorMessage(err) }, 'OTLP/HTTP request failed');
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end('internal error\n');
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain', connection: 'close' }).end('internal error\n');
       else res.destroy();
     });
   }
 
   const lifecycle = component('otlp-http', {
     start() {
-      const s = createServer({ requestTimeout: 60_000, headersTimeout: 15_000 }, onRequest);
-      s.on('clientError', (_err, socket) => {
-        if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
-        else socket.destroy();
-      });
+      const s = createServer(
+        {
+          // Backstops behind the receiver's own body timer; checked every second, not every 30 s.
+          headersTimeout: HEADERS_TIMEOUT_MS,
+          requestTimeout: HEADERS_TIMEOUT_MS + bodyTimeoutMs + 5000,
+          connectionsCheckingInterval: 1000,
+          keepAliveTimeout: options.keepAliveTimeoutMs ?? 65_000,
+        },
+        onRequest,
+      );
+      s.on('clientError', onClientError);
       server = s;
       return new Promise<void>((resolve, reject) => {
         s.once('error', (err) => reject(new Error(`sources.otlp.http: cannot listen on ${options.host}:${options.port}: ${errorMessage(err)}`, { cause: err })));
-        s.listen(options.port, options.host, () => {
+        s.listen({ port: options.port, host: options.host, backlog: 4096 }, () => {
           s.removeAllListeners('error');
           s.on('error', (err) => log.error({ err: errorMessage(err) }, 'OTLP/HTTP server error'));
           boundPort = (s.address() as AddressInfo).port;
@@ -189,4 +295,34 @@ export function createOtlpHttpReceiver(options: OtlpHttpReceiverOptions): OtlpRe
     },
   });
   return receiverOf(lifecycle, () => boundPort);
+}
+
+/** A request that cannot be parsed (or whose headers come too slowly): a plain answer, then the connection closes. */
+function onClientError(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+  socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+}
+
+/** The per-request body timer: its signal aborts the body read or discard when the body is late. */
+class BodyTimer {
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(ms: number) {
+    this.timer = setTimeout(() => this.controller.abort(), ms);
+    this.timer.unref();
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  clear(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
 }

@@ -16,10 +16,10 @@
  * only then leaves the group, so a successor starts from an up-to-date committed offset. In the service
  * graph `fetch` feeds the assembler and the emitters feed `offsets`.
  */
-import { Kafka, logLevel as KafkaLogLevel, type Consumer, type EachBatchPayload, type KafkaConfig, type LogEntry, type Producer, type SASLOptions } from 'kafkajs';
-import type { Logger } from 'pino';
+import { Kafka, Partitioners, type Consumer, type EachBatchPayload, type KafkaConfig, type Producer, type SASLOptions } from 'kafkajs';
 import { component, type Component, type ComponentSettings } from '../../component.js';
 import { errorMessage } from '../../errors.js';
+import { isTransientKafkaError, kafkaLogCreator, kafkaLogLevel } from '../../telemetry/kafka-log.js';
 import { ThrottledLog } from '../../telemetry/log.js';
 import type { SpanSink } from '../sink.js';
 import { Interner } from '../otlp/intern.js';
@@ -81,14 +81,14 @@ export interface KafkaSource {
   positions(): ReadonlyMap<string, ReadonlyMap<number, bigint>>;
 }
 
-function kafkaLogCreator(log: Logger) {
-  return () =>
-    ({ level, log: entry }: LogEntry): void => {
-      const { message, ...rest } = entry;
-      if (level <= KafkaLogLevel.ERROR) log.error(rest, `kafka: ${message}`);
-      else if (level === KafkaLogLevel.WARN) log.warn(rest, `kafka: ${message}`);
-    };
-}
+/**
+ * How long `fetch.start` waits for subscribed topics that do not exist yet (a broker with
+ * `auto.create.topics.enable` creates them on the first metadata request; the Collector may create them on its
+ * first export). Past it the start fails, naming the topics.
+ */
+const TOPIC_WAIT_MS = 30_000;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
   const { config, sink } = options;
@@ -114,7 +114,7 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
   const kafkaConfig: KafkaConfig = {
     clientId: config.clientId,
     brokers: [...config.brokers],
-    logLevel: KafkaLogLevel.WARN,
+    logLevel: kafkaLogLevel(log),
     logCreator: kafkaLogCreator(log),
     retry: { initialRetryTime: 300, maxRetryTime: 5000, retries: 8 },
   };
@@ -128,11 +128,14 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
   let commitTimer: NodeJS.Timeout | undefined;
   const resumeTimers = new Set<NodeJS.Timeout>();
   let stopped = false;
+  /** True once the consumer runs (a start that failed has nothing to pause). */
+  let running = false;
   let committing: Promise<void> = Promise.resolve();
 
   const getProducer = (): Promise<Producer> => {
     producerReady ??= (async () => {
-      const p = kafka.producer({ allowAutoTopicCreation: true });
+      // The default (Java-compatible murmur2) partitioner, chosen explicitly so KafkaJS does not warn about it.
+      const p = kafka.producer({ allowAutoTopicCreation: true, createPartitioner: Partitioners.DefaultPartitioner });
       await p.connect();
       producer = p;
       return p;
@@ -233,6 +236,34 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
     return n;
   };
 
+  /**
+   * Subscribe, waiting up to TOPIC_WAIT_MS for topics that do not exist yet (KafkaJS gives up on the first
+   * "This server does not host this topic-partition" answer, even while the broker is creating the topic).
+   */
+  const subscribe = async (c: Consumer): Promise<void> => {
+    const names = topics.map((t) => t.topic);
+    const started = Date.now();
+    for (let delay = 200, waiting = false; ; delay = Math.min(delay * 2, 2000)) {
+      try {
+        await c.subscribe({ topics: names, fromBeginning: config.initialOffset === 'earliest' });
+        return;
+      } catch (err) {
+        if (stopped) throw err;
+        if (!isTransientKafkaError(err)) throw new Error(`kafka: cannot subscribe to topic ${names.map((n) => JSON.stringify(n)).join(', ')} on ${config.brokers.join(',')}: ${errorMessage(err)}`, { cause: err });
+        if (Date.now() - started >= TOPIC_WAIT_MS) {
+          throw new Error(
+            `kafka: topic ${names.map((n) => JSON.stringify(n)).join(', ')} does not exist on ${config.brokers.join(',')} after ${TOPIC_WAIT_MS / 1000} s ` +
+              `(create it, or let the broker create topics: auto.create.topics.enable=true): ${errorMessage(err)}`,
+          );
+        }
+        if (!waiting) log.info({ topics: names, waitMs: TOPIC_WAIT_MS }, 'kafka: waiting for the topic to exist');
+        waiting = true;
+        log.debug({ topics: names, err: errorMessage(err), retryInMs: delay }, 'kafka: topic not there yet');
+        await sleep(delay);
+      }
+    }
+  };
+
   const fetch = component('kafka:fetch', {
     async start() {
       const c = kafka.consumer({
@@ -264,8 +295,9 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
         log.warn({ err: errorMessage(event.payload.error), restart: event.payload.restart }, 'kafka: consumer crashed');
       });
       await c.connect();
-      await c.subscribe({ topics: topics.map((t) => t.topic), fromBeginning: config.initialOffset === 'earliest' });
+      await subscribe(c);
       await c.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch });
+      running = true;
       log.info({ topics: topics.map((t) => t.topic), groupId: config.groupId, brokers: config.brokers }, 'kafka source started');
     },
     shutdown() {
@@ -274,6 +306,7 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
       resumeTimers.clear();
       // Pause rather than stop: the member keeps its partitions (and heartbeats) until `offsets` has
       // committed what the flush settles; leaving first would hand partitions over with stale offsets.
+      if (!running) return;
       try {
         consumer?.pause(topics.map((t) => ({ topic: t.topic })));
       } catch (err) {

@@ -1,23 +1,24 @@
 /**
  * A local write-ahead log of accepted OTLP requests: append-only segment files in one directory, one record
- * per request, a sequence number per record, and a checkpoint holding the low watermark (every record below
- * it has settled: its traces were scored and emitted, or deliberately dropped).
+ * per request, a sequence number per record, and a checkpoint saying which records have settled (their
+ * traces were scored and emitted, or deliberately dropped): the low watermark (every record below it), and
+ * the records still unsettled above it, so records that settled out of order are not replayed either.
  *
  * Lifecycle: `recover(onRecord)` reads the log once at startup and hands every record at or above the
  * checkpoint to `onRecord` (tracked until `settle`), then opens a fresh segment for appends. `append` writes
  * a record synchronously (so records and sequence numbers follow the order of the calls); `durable` resolves
  * once the record is on disk per the fsync policy, with group commit: concurrent callers share one
- * fdatasync. A timer saves the checkpoint and deletes segments wholly below it. `close` writes the final
- * checkpoint and closes the segment; it is safe to call twice.
+ * fdatasync. A timer saves the checkpoint (when it changed) and deletes segments wholly below the low
+ * watermark. `close` writes the final checkpoint and closes the segment; it is safe to call twice.
  */
 import { closeSync, fdatasync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, truncateSync, unlinkSync, writevSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage } from '../../errors.js';
 import { componentSettings, type Component, type ComponentSettings } from '../../component.js';
-import { OffsetTracker } from '../kafka/offset-tracker.js';
-import { readCheckpoint, writeCheckpoint } from './checkpoint.js';
+import { checkpointText, needsReplay, readCheckpoint, writeCheckpoint } from './checkpoint.js';
 import { lockDir } from './dir-lock.js';
 import { encodeHeader, HEADER_BYTES, scanSegment, type WalRecord, type WalRecordKind } from './record.js';
+import { SettleTracker } from './settle-tracker.js';
 
 export interface WalOptions {
   dir: string;
@@ -75,7 +76,6 @@ interface Waiter {
 }
 
 const SEGMENT_RE = /^(\d{16})\.wal$/;
-const PARTITION = 0;
 
 const segmentName = (firstSeq: number): string => `${String(firstSeq).padStart(16, '0')}.wal`;
 
@@ -85,7 +85,9 @@ const segmentName = (firstSeq: number): string => `${String(firstSeq).padStart(1
  */
 export class WriteAheadLog implements Component {
   readonly name = 'wal';
-  private readonly tracker = new OffsetTracker();
+  private readonly tracker = new SettleTracker();
+  /** The text of the checkpoint last saved (or read at recovery): an unchanged one is not written again. */
+  private savedCheckpoint = '';
   private segments: Segment[] = [];
   private fd: number | undefined;
   private liveBytes = 0;
@@ -121,7 +123,7 @@ export class WriteAheadLog implements Component {
     return this.liveBytes;
   }
 
-  /** The saved low watermark. */
+  /** The saved low watermark: every record below it has settled. */
   get watermark(): number {
     return this.lowWatermark;
   }
@@ -158,6 +160,7 @@ export class WriteAheadLog implements Component {
     const checkpoint = readCheckpoint(dir);
     if (checkpoint.problem) this.log.warn({ dir, problem: checkpoint.problem }, 'write-ahead log checkpoint unusable; replaying every record in the log');
     this.lowWatermark = checkpoint.lowWatermark;
+    let skippedSettled = 0;
     const found = readdirSync(dir)
       .flatMap((name) => {
         const m = SEGMENT_RE.exec(name);
@@ -199,20 +202,23 @@ export class WriteAheadLog implements Component {
           continue;
         }
         maxSeq = record.seq;
-        if (record.seq < this.lowWatermark) continue;
-        this.tracker.track(PARTITION, BigInt(record.seq));
+        if (!needsReplay(checkpoint, record.seq)) {
+          if (record.seq >= this.lowWatermark) skippedSettled++;
+          continue;
+        }
+        this.tracker.track(record.seq);
         replayed++;
         await onRecord(record);
       }
     }
-    this.nextSeq = Math.max(this.lowWatermark, maxSeq + 1);
+    this.nextSeq = Math.max(checkpoint.next, this.lowWatermark, maxSeq + 1);
     this.lastAppended = this.syncedThrough = this.nextSeq - 1;
     this.openSegment();
     this.state = 'open';
     this.unobserve = this.settings.telemetry.observeWal(() => ({ bytes: this.bytes, unsettled: this.unsettled }));
     this.timer = setInterval(() => this.onTimer(), this.options.checkpointIntervalMs);
     this.timer.unref();
-    if (replayed > 0 || skipped > 0) this.log.info({ dir, replayed, skipped, lowWatermark: this.lowWatermark }, 'write-ahead log recovered');
+    if (replayed > 0 || skipped > 0) this.log.info({ dir, replayed, skipped, settledAboveWatermark: skippedSettled, lowWatermark: this.lowWatermark }, 'write-ahead log recovered');
     return { replayed, skipped, problems };
   }
 
@@ -241,7 +247,7 @@ export class WriteAheadLog implements Component {
     this.liveBytes += size;
     this.nextSeq++;
     this.lastAppended = seq;
-    this.tracker.track(PARTITION, BigInt(seq));
+    this.tracker.track(seq);
     return seq;
   }
 
@@ -256,10 +262,10 @@ export class WriteAheadLog implements Component {
 
   /** The record's traces are all handled (or it was refused): it no longer holds the watermark back. */
   settle(seq: number): void {
-    this.tracker.settle({ partition: PARTITION, offset: BigInt(seq), generation: 0 });
+    this.tracker.settle(seq);
   }
 
-  /** Save the watermark if it moved, then delete segments wholly below it. Never rejects. */
+  /** Save the checkpoint if it changed, then delete segments wholly below the low watermark. Never rejects. */
   checkpoint(): Promise<void> {
     this.checkpointing ??= this.saveCheckpoint().finally(() => (this.checkpointing = undefined));
     return this.checkpointing;
@@ -406,12 +412,14 @@ export class WriteAheadLog implements Component {
 
   private async saveCheckpoint(final = false): Promise<void> {
     try {
-      const next = this.tracker.committable(PARTITION);
-      if (next !== undefined) {
-        const w = Number(next);
-        await writeCheckpoint(this.options.dir, w);
-        this.tracker.markCommitted(PARTITION, next);
-        this.lowWatermark = w;
+      // Taken at one instant: `next` and the unsettled ranges describe the same set of records.
+      const next = this.nextSeq;
+      const lowWatermark = this.tracker.lowWatermark(next);
+      const text = checkpointText({ lowWatermark, next, unsettled: this.tracker.unsettledRanges() });
+      if (text !== this.savedCheckpoint) {
+        await writeCheckpoint(this.options.dir, text);
+        this.savedCheckpoint = text;
+        this.lowWatermark = lowWatermark;
       }
     } catch (err) {
       this.log.error({ dir: this.options.dir, err: errorMessage(err) }, 'write-ahead log: cannot save the checkpoint');

@@ -78,8 +78,14 @@ async function run(config: LoadChildConfig, bodies: LoadBodies): Promise<LoadChi
       },
     );
     req.on('error', (err) => {
-      problem(`request ${seq} failed: ${String(err)}`);
+      // Which socket failed tells a keep-alive race (a reused socket the server had just closed) from a refused connection.
+      const socket: (typeof req.socket & { tjLastUsed?: number }) | null = req.socket;
+      const idle = socket?.tjLastUsed !== undefined ? `, idle ${Math.round(performance.now() - socket.tjLastUsed)} ms` : '';
+      problem(`request ${seq} failed: ${String(err)} (${req.reusedSocket ? 'reused' : 'new'} socket${idle}, at ${Math.round(performance.now() - start)} ms)`);
       done();
+    });
+    req.on('socket', (socket: typeof req.socket & { tjLastUsed?: number }) => {
+      socket.once('free', () => (socket.tjLastUsed = performance.now()));
     });
     req.end(body);
   };
