@@ -4,8 +4,10 @@ import type { Trajectory, TrajectoryStep } from './trajectory-types.js';
 
 const KEEP: ReadonlySet<string> = new Set(['result', 'call', 'output-error']);
 
+/** A tool call's args or result as a step field: a plain object as is, another value as `{ value }`, none as undefined. */
 function wrap(v: unknown): unknown {
-  return v !== null && typeof v === 'object' ? v : { value: v };
+  if (v === null || v === undefined) return undefined;
+  return typeof v === 'object' && !Array.isArray(v) ? v : { value: v };
 }
 
 /**
