@@ -4,23 +4,20 @@
  * stdout goes to a file. The bar counts messages against the topic's end offsets, so its total is the number
  * of messages produced; stdout still holds only the records.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kafka, Producer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, ROOT } from '../cli/run-cli.js';
+import { haveScript, runOnTerminal } from '../cli/terminal.js';
 import { acquireBrokerLock } from './broker-lock.js';
 import { collectorMessages, fixtureTraces } from './collector-messages.js';
 import { brokers, createTopic, haveBroker, kafkaClient, uniqueName } from './helpers.js';
 import { produce } from './topic.js';
 
-const SCRIPT = '/usr/bin/script';
 const TRACES = 400;
-const quote = (a: string): string => `'${a.replace(/'/g, `'\\''`)}'`;
 
-describe.skipIf(!haveBroker || !existsSync(SCRIPT))('score --kafka replay progress on a terminal', () => {
+describe.skipIf(!haveBroker || !haveScript)('score --kafka replay progress on a terminal', () => {
   let kafka: Kafka;
   let producer: Producer;
   let dir: string;
@@ -32,13 +29,13 @@ describe.skipIf(!haveBroker || !existsSync(SCRIPT))('score --kafka replay progre
     release = await acquireBrokerLock();
     dir = mkdtempSync(join(tmpdir(), 'tj-replay-progress-'));
     kafka = kafkaClient();
-    await createTopic(kafka, topic, 2);
     producer = kafka.producer();
     await producer.connect();
     // A topic just created may not be served by its leader yet ("does not host this topic-partition").
     const messages = collectorMessages(fixtureTraces('replay-progress', TRACES));
     for (let attempt = 1; ; attempt++) {
       try {
+        await createTopic(kafka, topic, 2); // a no-op once the topic exists
         await produce(producer, topic, messages);
         break;
       } catch (err) {
@@ -58,17 +55,8 @@ describe.skipIf(!haveBroker || !existsSync(SCRIPT))('score --kafka replay progre
     const config = join(dir, 'replay.yaml');
     writeFileSync(config, `sources:\n  kafka: { brokers: ${JSON.stringify(brokers)} }\nemit: { prometheus: { enabled: false } }\nscorers:\n  tool-errors: { type: no-tool-errors }\n`);
     const out = join(dir, 'out.jsonl');
-    const cli = [process.execPath, '--import', 'tsx', 'src/cli/main.ts', 'score', '--all', '-c', config, '--kafka', topic, '--from-beginning', '--until-end'].map(quote).join(' ');
-    const child = spawn(SCRIPT, ['-qefc', `${cli} > ${quote(out)}`, '/dev/null'], { cwd: ROOT, env: { ...cliEnv('warn'), COLUMNS: '120' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let tty = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (tty += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 100_000);
-    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-    clearTimeout(timer);
-    expect(code, tty.slice(-2000)).toBe(0);
-    // eslint-disable-next-line no-control-regex
-    const plain = tty.replace(/\u001b\[[0-9;?]*[A-Za-z]|\u001b[78]/g, '\n');
-    const frames = plain.split(/[\r\n]+/).filter((l) => l.startsWith('score ['));
+    const { code, plain, frames } = await runOnTerminal(['score', '--all', '-c', config, '--kafka', topic, '--from-beginning', '--until-end'], out, 100_000);
+    expect(code, plain.slice(-2000)).toBe(0);
     expect(frames.length, plain.slice(0, 2000)).toBeGreaterThan(0);
     // One message per trace was produced (collectorMessages, one part each): that is the bar's total.
     expect(frames.some((f) => new RegExp(`^score \\[[=\\- ]+\\] \\d+/${TRACES} messages  \\d+%  [\\d.]+/s  ETA \\S+`).test(f)), frames.slice(-3).join('\n')).toBe(true);

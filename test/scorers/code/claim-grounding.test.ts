@@ -4,7 +4,7 @@
  * come from the scenario (what the tool said vs what the answer says) and the documented formula.
  */
 import { describe, expect, it } from 'vitest';
-import { createClaimGroundingScorer, checkClaims, claimGroundingScore, HARD_WEIGHT, SOFT_WEIGHT } from '../../../src/scorers/code/claim-grounding/index.js';
+import { createClaimGroundingScorer, checkClaims, claimGroundingReason, claimGroundingScore, HARD_WEIGHT, SOFT_WEIGHT } from '../../../src/scorers/code/claim-grounding/index.js';
 import { createScorerRegistry } from '../../../src/scorers/registry.js';
 import { LIVE_RUN_KEY } from '../../../src/scorers/llm/shared.js';
 import { msg } from './helpers.js';
@@ -89,6 +89,10 @@ describe('claim-grounding', () => {
     const soft = checkClaims('It is 18°C in Lisbon, says our agent Maria.', [{ toolName: 'getWeather', result: WEATHER }], []);
     expect(texts(soft.unsupported)).toEqual(['Maria']);
     expect(claimGroundingScore(soft)).toBe(2 / (2 + SOFT_WEIGHT));
+    // The reason shows the score with two decimals (3 / 6 = 0.5; 2 / 2.5 = 0.8), and names what was unsupported.
+    expect(claimGroundingReason(r, claimGroundingScore(r))).toMatch(/^The score is 0\.5 because 3 of 4 specifics are supported; not in any tool result or document: "\$15"/);
+    const third = 1 / 7;
+    expect(claimGroundingReason(soft, third)).toMatch(/^The score is 0\.14 because /);
     // Five supported specifics and one contradiction: still 0 (no tie can pass a contradiction).
     const many = checkClaims('It is 25°C in Lisbon with light rain and 81% humidity, says order A-1009 shipped with DHL.', [{ toolName: 'getWeather', result: WEATHER }, { toolName: 'lookupOrder', result: ORDER }], []);
     expect(many.supported.length).toBeGreaterThanOrEqual(5);

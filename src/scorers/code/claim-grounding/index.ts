@@ -162,11 +162,13 @@ function describe(i: GroundingItem): string {
 /** The explanation: what was contradicted (with the tool value beside it) and what was unsupported. */
 export function claimGroundingReason(r: ClaimGroundingResult, score: number): string {
   const n = r.supported.length + r.contradicted.length + r.unsupported.length;
-  if (n === 0) return `The score is ${score} because the answer states no specifics (numbers, dates, ids, names, statuses) to check.`;
+  // Two decimals in the text (the record's score keeps full precision).
+  const shown = Math.round(score * 100) / 100;
+  if (n === 0) return `The score is ${shown} because the answer states no specifics (numbers, dates, ids, names, statuses) to check.`;
   const parts: string[] = [];
   if (r.contradicted.length > 0) parts.push(`contradicted by the tool results: ${r.contradicted.map(describe).join('; ')}`);
   if (r.unsupported.length > 0) parts.push(`not in any tool result or document: ${r.unsupported.map(describe).join('; ')}`);
-  const head = `The score is ${score} because ${r.supported.length} of ${n} specifics are supported`;
+  const head = `The score is ${shown} because ${r.supported.length} of ${n} specifics are supported`;
   return parts.length === 0 ? `${head}.` : `${head}; ${parts.join('; ')}.`;
 }
 
