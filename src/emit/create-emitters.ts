@@ -7,12 +7,13 @@ import type { ComponentSettings } from '../component.js';
 import type { EmitConfig } from '../config/sections/emit.js';
 import { BufferedEmitter, type BufferedEmitterOptions, type RecordSender } from './buffered-emitter.js';
 import { JsonlFileSender } from './jsonl-file.js';
-import { KafkaSender } from './kafka.js';
+import type { KafkaEmitOptions, KafkaSender } from './kafka.js';
 import { MetricsEmitter } from './metrics-emitter.js';
 import { createLogExporter, createSpanExporter } from '../otlp/exporters.js';
 import { createLogSender, createSpanSender } from './otlp/otlp-sender.js';
 import { resolveOtlpSettings } from '../otlp/export-settings.js';
-import type { Emitter } from './emitter.js';
+import type { EmitResult, Emitter } from './emitter.js';
+import type { ScoreRecord } from '../model/score-record.js';
 import { StdoutSender } from './stdout.js';
 
 export interface CreateEmittersOptions {
@@ -34,6 +35,33 @@ function bufferOptions(emit: EmitConfig): BufferedEmitterOptions {
 }
 
 /**
+ * The Kafka sender, loaded (and kafkajs with it, ~14 MiB) on the first send: a service that emits nowhere
+ * to Kafka never loads it.
+ */
+class LazyKafkaSender implements RecordSender {
+  readonly name = 'kafka';
+  #sender: Promise<KafkaSender> | undefined;
+
+  constructor(
+    private readonly options: KafkaEmitOptions,
+    private readonly logger: ComponentSettings['logger'],
+  ) {}
+
+  private sender(): Promise<KafkaSender> {
+    this.#sender ??= import('./kafka.js').then(({ KafkaSender }) => new KafkaSender(this.options, this.logger));
+    return this.#sender;
+  }
+
+  async send(records: readonly ScoreRecord[]): Promise<EmitResult> {
+    return (await this.sender()).send(records);
+  }
+
+  async close(): Promise<void> {
+    if (this.#sender) await (await this.#sender).close();
+  }
+}
+
+/**
  * Every configured emitter: the metrics emitter (always), stdout, the JSON-lines file, OTLP carrier spans
  * and log events, Kafka. Each real sink is wrapped in a `BufferedEmitter`. Hand them to a `FanoutEmitter`.
  */
@@ -49,7 +77,7 @@ export function createEmitters(config: { emit: EmitConfig }, options: CreateEmit
   if (otlp?.logs) senders.push(createLogSender(createLogExporter(otlp), otlp.protocols.LOGS, settings.resource));
   if (emit.kafka.enabled) {
     const kafka = { brokers: emit.kafka.brokers, topic: emit.kafka.topic, clientId: emit.kafka.clientId, requestTimeoutMs: emit.kafka.requestTimeoutMs };
-    senders.push(new KafkaSender(kafka, settings.logger));
+    senders.push(new LazyKafkaSender(kafka, settings.logger));
   }
   return [new MetricsEmitter(settings.telemetry), ...senders.map((s) => new BufferedEmitter(s, buffered, settings))];
 }

@@ -4,7 +4,8 @@
  * one re-ask when an answer does not fit the schema, a per-model concurrency limit, and per-call token and
  * latency accounting through the service's instruments. Error messages have the service's secrets scrubbed.
  */
-import { generateText, NoObjectGeneratedError, NoOutputGeneratedError, Output, type LanguageModel, type ModelMessage } from 'ai';
+import type { LanguageModel, ModelMessage } from 'ai';
+import { loadAi } from './ai-lazy.js';
 import type { z } from 'zod';
 import type { ComponentSettings } from '../component.js';
 import type { JudgeCallArgs, JudgeCallMeta, JudgeModelPort, JudgeUsage } from './port.js';
@@ -73,6 +74,7 @@ export class AiSdkJudge implements JudgeModelPort {
 
   /** Structured answer parsed with `schema`; one re-ask on a misfit, then a TJ_JUDGE_SCHEMA failure. */
   async generateObject<S extends z.ZodType>(args: JudgeCallArgs & { schema: S }): Promise<JudgeCallMeta & { object: z.infer<S> }> {
+    const { generateText, NoObjectGeneratedError, NoOutputGeneratedError, Output } = await loadAi();
     const tally = this.newTally();
     const output = Output.object({ schema: args.schema });
     let messages: ModelMessage[] = [{ role: 'user', content: args.prompt }];
@@ -107,6 +109,7 @@ export class AiSdkJudge implements JudgeModelPort {
 
   /** Plain text answer (reason steps). */
   async generateText(args: JudgeCallArgs): Promise<JudgeCallMeta & { text: string }> {
+    const { generateText } = await loadAi();
     const tally = this.newTally();
     tally.attempts = 1;
     const result = await this.callWithRetries(tally, args, (signal) => generateText({ ...this.common(signal), system: args.instructions, prompt: args.prompt }));
@@ -184,6 +187,7 @@ export class AiSdkJudge implements JudgeModelPort {
     call: (signal: AbortSignal) => Promise<R>,
   ): Promise<R> {
     const o = this.options;
+    const { NoObjectGeneratedError, NoOutputGeneratedError } = await loadAi();
     for (let retry = 0; ; retry++) {
       if (o.signal?.aborted) throw this.failure('aborted', 'judge is shutting down', tally, args);
       let release: () => void;

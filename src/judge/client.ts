@@ -1,13 +1,23 @@
 /**
- * The judge client built from config: one OpenAI-compatible provider (chat-completions API, which vLLM,
- * Ollama, LM Studio and LiteLLM all speak) and one port per judge model, each with its own concurrency limit.
+ * The judge client of one endpoint: one OpenAI-compatible provider (chat-completions API, which OpenAI,
+ * OpenRouter, vLLM, Ollama, LM Studio and LiteLLM all speak) and one port per judge model, each with its
+ * own concurrency limit.
  */
-import { createOpenAI } from '@ai-sdk/openai';
 import { componentSettings, type ComponentSettings } from '../component.js';
-import { AiSdkJudge } from './ai-sdk-judge.js';
+import { AiSdkJudge, type JudgeCallPolicy } from './ai-sdk-judge.js';
+import { openAiProvider } from './ai-lazy.js';
 import type { JudgeScopes } from './economics/scope.js';
 import { Semaphore } from './semaphore.js';
-import type { JudgeSettings } from './settings.js';
+
+/** What one endpoint's client needs (a `JudgeSettings` fits). */
+export interface JudgeClientSettings extends JudgeCallPolicy {
+  baseURL: string;
+  /** Sent as `Authorization: Bearer <apiKey>`; without one no `Authorization` header is sent (local servers). */
+  apiKey?: string | undefined;
+  /** The default model id sent on the wire. */
+  model: string;
+  concurrency: number;
+}
 
 /** Judge ports by model id, sharing one provider, one API key and one shutdown signal. */
 export interface JudgeClient {
@@ -28,31 +38,49 @@ export interface JudgeClientOptions {
   scopes?: JudgeScopes;
   /** Aborts every call (besides `close`). */
   signal?: AbortSignal;
+  /** Provider name on the calls' metadata (`judgeProvider` of executions); default `openai`. */
+  provider?: string;
+  /** Extra request headers (e.g. those of a `{ id, url, apiKey, headers }` model config). */
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** A `fetch` that sends no `Authorization` header (keyless endpoints). */
+function withoutAuthorization(base: typeof globalThis.fetch): typeof globalThis.fetch {
+  return (input, init) => {
+    const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
+    headers.delete('authorization');
+    return base(input, { ...init, headers });
+  };
 }
 
 /**
- * Build the judge client. The API key is added to the settings' secrets so it never reaches a log line or
- * an error.
+ * Build the judge client of one endpoint. The API key is added to the settings' secrets so it never
+ * reaches a log line or an error. Model ids are sent as given: model router strings
+ * (`openrouter/anthropic/…`) are routed by a `JudgeResolver`, which makes one client per provider.
  *
  * @example
  * ```ts
- * const settings = resolveJudgeSettings(config.judge);
- * if (judgeEnabled(settings)) {
- *   const client = createJudgeClient(settings);
- *   const verdict = await client.port().generateObject({ … });
- * }
+ * const client = createJudgeClient({ ...resolveJudgeSettings({}), baseURL: 'http://localhost:11434/v1', apiKey: undefined, model: 'llama3.1' });
+ * const verdict = await client.port().generateObject({ … });
  * ```
  */
-export function createJudgeClient(settings: JudgeSettings & { apiKey: string }, options: JudgeClientOptions = {}): JudgeClient {
+export function createJudgeClient(settings: JudgeClientSettings, options: JudgeClientOptions = {}): JudgeClient {
   const component = options.settings ?? componentSettings();
-  component.secrets.add(settings.apiKey);
-  const provider = createOpenAI({
+  const apiKey = settings.apiKey === '' ? undefined : settings.apiKey;
+  const keyless = apiKey === undefined;
+  if (apiKey !== undefined) component.secrets.add(apiKey);
+  const fetch = keyless ? withoutAuthorization(options.fetch ?? globalThis.fetch) : options.fetch;
+  const provider = openAiProvider().createOpenAI({
     baseURL: settings.baseURL,
-    apiKey: settings.apiKey,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    // A placeholder the keyless `fetch` removes, so the SDK never reads OPENAI_API_KEY on its own.
+    apiKey: apiKey ?? 'unused',
+    ...(options.headers ? { headers: { ...options.headers } } : {}),
+    ...(fetch ? { fetch } : {}),
   });
+  const providerName = options.provider ?? 'openai';
   const shutdown = new AbortController();
-  options.signal?.addEventListener('abort', () => shutdown.abort(options.signal?.reason), { once: true });
+  if (options.signal?.aborted) shutdown.abort(options.signal.reason);
+  else options.signal?.addEventListener('abort', () => shutdown.abort(options.signal?.reason), { once: true });
   const ports = new Map<string, AiSdkJudge>();
   return {
     defaultModel: settings.model,
@@ -68,7 +96,7 @@ export function createJudgeClient(settings: JudgeSettings & { apiKey: string }, 
           maxRetryAfterMs: settings.maxRetryAfterMs,
           model: provider.chat(modelId),
           modelId,
-          provider: 'openai',
+          provider: providerName,
           semaphore: new Semaphore(settings.concurrency),
           signal: shutdown.signal,
           settings: component,

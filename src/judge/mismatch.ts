@@ -1,5 +1,5 @@
 /** Describes why an answer did not fit the judge schema, short enough to append to a re-ask. */
-import { JSONParseError, NoObjectGeneratedError, TypeValidationError } from 'ai';
+import { aiNow } from './ai-lazy.js';
 
 interface IssueLike {
   path?: ReadonlyArray<PropertyKey>;
@@ -18,6 +18,7 @@ function issuesOf(err: unknown): IssueLike[] | undefined {
 
 /** A one-line reason, e.g. `verdicts.0.verdict: expected string, received number`. */
 export function schemaMismatchReason(err: unknown): string {
+  const { JSONParseError, NoObjectGeneratedError, TypeValidationError } = aiNow();
   if (!NoObjectGeneratedError.isInstance(err)) return 'the answer was empty or incomplete';
   const cause = err.cause;
   if (JSONParseError.isInstance(cause)) return 'it was not valid JSON';

@@ -4,7 +4,8 @@
  * replace the backoff; OpenAI's `insufficient_quota` 429 is never retried.
  */
 import { randomInt } from 'node:crypto';
-import { APICallError } from 'ai';
+import type { APICallError } from 'ai';
+import { aiNow } from './ai-lazy.js';
 
 /** What one failed HTTP call means for the retry loop. */
 export type CallFailure =
@@ -48,7 +49,7 @@ export function retryAfterMs(headers: Record<string, string> | undefined, now: n
 
 /** Classify an error thrown by one AI SDK call made with `maxRetries: 0` (aborts are handled by the caller). */
 export function classifyCallError(err: unknown): CallFailure {
-  if (APICallError.isInstance(err)) {
+  if (aiNow().APICallError.isInstance(err)) {
     const status = err.statusCode;
     const providerCode = providerCodeOf(err);
     const message = status !== undefined ? `HTTP ${status}: ${err.message}` : err.message;

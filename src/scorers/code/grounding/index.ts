@@ -12,7 +12,7 @@
  *   sources → not scorable (nothing to ground against, so the scorer is skipped, not scored 0).
  * Higher is better; a low score marks a run worth judging (adaptive sampling boost).
  */
-import nlp from 'compromise';
+import { compromise } from '../completeness/nlp.js';
 import { createScorer } from '../../core/scorer.js';
 import { notScorable } from '../../core/not-scorable.js';
 import type { PreparedRun } from '../../core/types.js';
@@ -48,7 +48,7 @@ function numbersIn(text: string): string[] {
  * ```
  */
 function entitiesIn(text: string): string[] {
-  const topics = nlp(text).topics().out('array') as string[];
+  const topics = compromise()(text).topics().out('array') as string[];
   const out = new Set<string>();
   for (const t of topics) {
     const e = t.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
