@@ -1,6 +1,8 @@
 /**
  * Pipeline: OTLP/HTTP (protobuf) → assembler → extraction → sampling at 100% → code scorers → JSON-lines
- * emitter, measured end to end; baseline: the same requests through the same service with no scorers.
+ * emitter, measured end to end. Baselines, from the same requests through the same service in the same run:
+ * assembly only (a handler that does nothing with the assembled trace) for the floor (assembly + extraction),
+ * and the floor for the scorer rows.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,8 +29,11 @@ interface PipelineRun {
   failures: number;
 }
 
-/** With scorers: the product service built from config. Without: the service with an extraction-only handler. */
-async function runOnce(ds: Dataset, scorerTypes: readonly string[]): Promise<PipelineRun> {
+/**
+ * With scorers: the product service built from config. Without: the service with an extraction-only handler
+ * (`extract`), or a handler that only counts the assembled traces (`extract: false`, the assembly baseline).
+ */
+async function runOnce(ds: Dataset, scorerTypes: readonly string[], extract = true): Promise<PipelineRun> {
   const dir = mkdtempSync(join(tmpdir(), 'tracejudge-bench-'));
   const jsonl = join(dir, 'scores.jsonl');
   let service: Service;
@@ -42,7 +47,7 @@ async function runOnce(ds: Dataset, scorerTypes: readonly string[]): Promise<Pip
     service = await benchService(config, {
       source: { kind: 'configured' },
       handleTrace: (trace) => {
-        extractAgentRunContexts(trace, config.extract);
+        if (extract) extractAgentRunContexts(trace, config.extract);
         n++;
         at.set(trace.traceId, performance.now());
         return Promise.resolve();
@@ -146,6 +151,7 @@ async function completenessRounds(ds: Dataset): Promise<{ rounds: PipelineRun[];
 export async function pipelineScenario(ctx: BenchContext): Promise<Row[]> {
   const ds = buildDataset('pipeline', ctx.quick ? 1500 : 5000, 512, { seed: 99, messageSize: 'llm' });
   const small = buildDataset('pipeline-completeness', ctx.quick ? 150 : 400, 512, { seed: 98, messageSize: 'llm' });
+  const assembly = await runOnce(ds, [], false);
   const none = await runOnce(ds, []);
   const strings = await runOnce(ds, STRING_SCORERS);
   // Small and set by its few cache misses, so noisy: the median of three rounds on one running service (its
@@ -156,17 +162,27 @@ export async function pipelineScenario(ctx: BenchContext): Promise<Row[]> {
   const roundRates = rounds.map((r) => Math.round(r.spansPerS).toLocaleString('en-US')).join(', ');
   const scenario = `pipeline (llm, ${ds.traces} traces, ${ds.spans} spans)`;
   const rows: Row[] = [];
-  for (const [label, run, target] of [
-    ['extraction, no scorers (floor)', none, false],
-    [`4 string code scorers → JSONL`, strings, true],
-    [`4 string scorers + completeness → JSONL (${small.spans} spans)`, withCompleteness, true],
+  // Targets (issue 18): the floor at ≥ 0.6× assembly alone, 4 string scorers at ≥ 0.8× the floor; completeness
+  // keeps its absolute target (it is measured on a smaller set).
+  const targets = {
+    assembly: undefined,
+    floor: { baseline: assembly.spansPerS, baselineName: 'OTLP/HTTP protobuf → assembled, no extraction', min: 0.6 },
+    strings: { baseline: none.spansPerS, baselineName: 'floor', min: 0.8 },
+  } as const;
+  for (const [label, run, key] of [
+    ['assembly only (OTLP/HTTP protobuf → assembled)', assembly, 'assembly'],
+    ['extraction, no scorers (floor)', none, 'floor'],
+    [`4 string code scorers → JSONL`, strings, 'strings'],
+    [`4 string scorers + completeness → JSONL (${small.spans} spans)`, withCompleteness, 'completeness'],
   ] as const) {
+    const t = key === 'completeness' ? undefined : targets[key];
     rows.push({
       scenario,
       metric: `${label}: spans/s`,
       value: run.spansPerS,
       unit: 'spans/s',
-      ...(target ? { baseline: none.spansPerS, baselineName: 'no scorers', ratio: run.spansPerS / none.spansPerS, target: 'value ≥ 20,000', met: run.failures === 0 && run.spansPerS >= 20_000 } : {}),
+      ...(t ? { baseline: t.baseline, baselineName: t.baselineName, ratio: run.spansPerS / t.baseline, target: `ratio ≥ ${t.min}`, met: run.failures === 0 && run.spansPerS / t.baseline >= t.min } : {}),
+      ...(key === 'completeness' ? { baseline: none.spansPerS, baselineName: 'floor', ratio: run.spansPerS / none.spansPerS, target: 'value ≥ 20,000', met: run.failures === 0 && run.spansPerS >= 20_000 } : {}),
       ...(run.failures > 0 ? { note: `${run.failures} requests failed` } : {}),
     });
     rows.push({ scenario, metric: `${label}: traces/s`, value: run.tracesPerS, unit: 'traces/s' });
@@ -175,7 +191,7 @@ export async function pipelineScenario(ctx: BenchContext): Promise<Row[]> {
     rows.push({ scenario, metric: `${label}: score records written`, value: run.records });
   }
   ctx.notes.push(
-    'Pipeline: the product service (`buildService` building scorers, sampling policy with default rate 1 and the JSONL emitter from config, as `tracejudge serve` does; the floor row swaps the pipeline for an extraction-only handler), protobuf requests of ~512 spans, 4 in flight, decisionWaitMs 0. Latency is from sending the request that carried the trace to the pipeline handing its records to the emitter. Completeness is measured on a smaller set because it costs ~7 ms per run parsed (compromise).',
+    'Pipeline: the product service (`buildService` building scorers, sampling policy with default rate 1 and the JSONL emitter from config, as `tracejudge serve` does; the floor row swaps the pipeline for an extraction-only handler, the assembly row for a handler that does nothing), protobuf requests of ~512 spans, 4 in flight, decisionWaitMs 0. Latency is from sending the request that carried the trace to the pipeline handing its records to the emitter. Completeness is measured on a smaller set because it costs ~7 ms per run parsed (compromise).',
     `Pipeline completeness row: median of 3 rounds (${roundRates} spans/s in order), each on the same running service with fresh trace ids and the element cache cleared (one untimed round first); in each round it served ${completenessTexts.hits} of ${completenessTexts.all} texts: the generated traces replicate fixture templates, so most texts recur; with unique texts every run pays the parse (see the scorer engine cache-off row); before the cache this row measured 1,374 spans/s (bench/RESULTS.md at 23684e8).`,
   );
   return rows;
