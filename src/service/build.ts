@@ -280,6 +280,9 @@ export async function buildService(config: Config, settings: Settings, options: 
     },
     logger: settings.logger,
   });
+  // The bounded tables of this service on /metrics (tracejudge.memory.table.{bytes,entries}).
+  const elementCache = built.elementCache;
+  const unobserveTables = settings.telemetry.observeTables(() => [...settings.interner.tables(), ...(elementCache ? elementCache.tables() : [])]);
   const others = graph.components();
   graph.add(metrics);
   for (const c of others) graph.link(c, metrics);
@@ -328,6 +331,7 @@ export async function buildService(config: Config, settings: Settings, options: 
         // deadline are aborted in time for their error records to be emitted.
         pipeline?.abortNear(deadline);
         await graph.shutdown(deadline);
+        unobserveTables();
         const result: ShutdownResult = { complete: true, unfinishedTraces: assembler.unfinishedTraces, pendingEvaluations: pipeline?.pending() ?? 0 };
         result.complete = result.unfinishedTraces === 0 && result.pendingEvaluations === 0;
         log.info({ ...assembler.stats, ...(pipeline ? { pipeline: pipeline.stats() } : {}), ...result }, 'tracejudge stopped');

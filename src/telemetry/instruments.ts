@@ -61,10 +61,20 @@ export interface WalGaugeSource {
   unsettled: number;
 }
 
+/** One bounded in-memory table (interning, caches): what it holds now. */
+export interface TableGauge {
+  /** Bounded label: `intern.short`, `intern.config`, `intern.ascii`, `completeness.elements`, … */
+  table: string;
+  entries: number;
+  /** Estimated retained bytes (UTF-16 text plus a per-entry overhead); omitted when it cannot be estimated. */
+  bytes?: number;
+}
+
 /** Where the observable gauges read their values (each service has its own). */
 export interface GaugeSources {
   bufferedTraces: Set<() => number>;
   wal: Set<() => WalGaugeSource>;
+  tables: Set<() => readonly TableGauge[]>;
 }
 
 function createInstruments(meter: Meter, sources: GaugeSources): Instruments {
@@ -79,6 +89,20 @@ function createInstruments(meter: Meter, sources: GaugeSources): Instruments {
     let n = 0;
     for (const s of sources.wal) n += s().unsettled;
     result.observe(n);
+  });
+  const tableBytes = meter.createObservableGauge('tracejudge.memory.table.bytes', {
+    description: 'Estimated bytes held by a bounded in-memory table (interning, caches).',
+    unit: 'By',
+  });
+  const tableEntries = meter.createObservableGauge('tracejudge.memory.table.entries', {
+    description: 'Entries held by a bounded in-memory table (interning, caches).',
+    unit: '{entry}',
+  });
+  tableBytes.addCallback((result) => {
+    for (const s of sources.tables) for (const t of s()) if (t.bytes !== undefined) result.observe(t.bytes, { table: t.table });
+  });
+  tableEntries.addCallback((result) => {
+    for (const s of sources.tables) for (const t of s()) result.observe(t.entries, { table: t.table });
   });
   const bufferTraces = meter.createObservableGauge('tracejudge.buffer.traces', {
     description: 'Traces held by the assembler, waiting for their decision.',
@@ -132,7 +156,7 @@ export const SKIP_REASONS = Object.freeze(['no-output', 'no-input', 'no-ground-t
 
 export class Telemetry {
   readonly instruments: Instruments;
-  readonly #sources: GaugeSources = { bufferedTraces: new Set(), wal: new Set() };
+  readonly #sources: GaugeSources = { bufferedTraces: new Set(), wal: new Set(), tables: new Set() };
   readonly #agents: AgentNameLimiter;
 
   constructor(meter: Meter, limits: AgentLimitOptions = { maxAgents: 100, allowAgents: [] }) {
@@ -149,6 +173,12 @@ export class Telemetry {
   observeBufferedTraces(source: () => number): () => void {
     this.#sources.bufferedTraces.add(source);
     return () => this.#sources.bufferedTraces.delete(source);
+  }
+
+  /** Report bounded in-memory tables on `tracejudge.memory.table.{bytes,entries}`; returns the unregister function. */
+  observeTables(source: () => readonly TableGauge[]): () => void {
+    this.#sources.tables.add(source);
+    return () => this.#sources.tables.delete(source);
   }
 
   /** Report a write-ahead log's bytes and unsettled records; returns the unregister function. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeTraceRequestJson, decodeTraceRequestProto } from '../../src/ingest/otlp/decode.js';
-import { CONFIG_VALUES_PER_KEY, Interner, MAX_CONFIG_KEYS, MAX_INTERNED_CONFIG_LENGTH, MAX_INTERNED_ENTRIES, MAX_INTERNED_LENGTH } from '../../src/ingest/otlp/intern.js';
+import { CONFIG_VALUES_PER_KEY, Interner, MAX_CONFIG_CHARS, MAX_CONFIG_KEYS, MAX_INTERNED_CONFIG_LENGTH, MAX_INTERNED_ENTRIES, MAX_INTERNED_LENGTH } from '../../src/ingest/otlp/intern.js';
+import { createTestTelemetry } from '../../src/testing/test-telemetry.js';
 import { encodeTraceRequest, jsonSpan, jsonTraceRequest, prng } from './helpers.js';
 
 describe('interning of attribute values', () => {
@@ -23,6 +24,38 @@ describe('interning of attribute values', () => {
     const sizes = interner.sizes();
     expect(sizes.configKeys).toBeLessThanOrEqual(MAX_CONFIG_KEYS);
     expect(sizes.configChars).toBeLessThanOrEqual(MAX_CONFIG_KEYS * CONFIG_VALUES_PER_KEY * MAX_INTERNED_CONFIG_LENGTH);
+  });
+
+  it('bounds the configuration values by characters, and still shares a value it holds', () => {
+    const interner = new Interner();
+    const big = 'z'.repeat(MAX_INTERNED_CONFIG_LENGTH - 10);
+    // 60 keys × 8 values of ~64 Ki characters would be ~31 Mi characters without the byte bound.
+    for (let i = 0; i < 60 * CONFIG_VALUES_PER_KEY; i++) {
+      interner.internAttribute(`llm.tools.${i % 60}.tool.json_schema`, `${i}${big}`);
+      expect(interner.sizes().configChars).toBeLessThanOrEqual(MAX_CONFIG_CHARS);
+    }
+    expect(interner.sizes().configChars).toBeGreaterThan(MAX_CONFIG_CHARS / 2);
+    const value = `again${big}`;
+    const first = interner.internAttribute('gen_ai.tool.definitions', value);
+    expect(interner.internAttribute('gen_ai.tool.definitions', `again${big}`)).toBe(first);
+  });
+
+  it('reports its tables (entries, estimated bytes) on tracejudge.memory.table.*', async () => {
+    const interner = new Interner();
+    for (let i = 0; i < 100; i++) interner.intern(`tool_${i}`);
+    interner.internAttribute('gen_ai.system_instructions', 's'.repeat(1000));
+    const short = interner.tables().find((t) => t.table === 'intern.short');
+    expect(short?.entries).toBe(100);
+    // 100 strings of 6–7 characters: at least their UTF-16 text (2 bytes per character).
+    expect(short?.bytes).toBeGreaterThanOrEqual(2 * (10 * 6 + 90 * 7));
+    expect(interner.tables().find((t) => t.table === 'intern.config')).toMatchObject({ entries: 1 });
+    expect(interner.tables().find((t) => t.table === 'intern.config')?.bytes).toBeGreaterThanOrEqual(2000);
+    const meter = createTestTelemetry();
+    const stop = meter.telemetry.observeTables(() => interner.tables());
+    expect(await meter.sum('tracejudge.memory.table.entries', { table: 'intern.short' })).toBe(100);
+    expect(await meter.sum('tracejudge.memory.table.bytes', { table: 'intern.config' })).toBeGreaterThanOrEqual(2000);
+    stop();
+    await meter.shutdown();
   });
 
   it('decoded spans carry the same values as sent, through both decoders', () => {

@@ -75,6 +75,11 @@ describe('two services in one process', () => {
       const scrape = async (s: typeof sa): Promise<string> => (await fetch(`http://127.0.0.1:${s.ports().metrics}/metrics`)).text();
       expect(await scrape(sa)).toMatch(/tracejudge_spans_received_total\{[^}]*source="otlp"[^}]*\} 1/);
       expect(await scrape(sb)).not.toMatch(/tracejudge_spans_received_total\{[^}]*\} [1-9]/);
+      // Each service reports its own interning tables: A interned the span name it decoded ("root"), B nothing.
+      const entries = (text: string): number => Number(/^tracejudge_memory_table_entries\{[^}]*table="intern\.short"[^}]*\} (\d+)/m.exec(text)?.[1] ?? 'NaN');
+      expect(entries(await scrape(sa))).toBeGreaterThanOrEqual(1);
+      expect(entries(await scrape(sb))).toBe(0);
+      expect(await scrape(sa)).toMatch(/^tracejudge_memory_table_bytes\{[^}]*table="intern\.short"[^}]*\} [1-9]\d*/m);
       expect(sa.assembler.bufferedTraces).toBe(1);
       expect(sb.assembler.bufferedTraces).toBe(0);
     } finally {

@@ -9,6 +9,8 @@
  * system instructions, invocation parameters): an agent has one of each, and a fleet a few hundred.
  */
 
+import type { TableGauge } from '../../telemetry/instruments.js';
+
 /** Strings up to this many UTF-16 units are interned. */
 export const MAX_INTERNED_LENGTH = 64;
 /** The table is dropped and restarted when it reaches this many entries (a high-cardinality value stream). */
@@ -19,6 +21,10 @@ export const MAX_INTERNED_CONFIG_LENGTH = 64 * 1024;
 export const CONFIG_VALUES_PER_KEY = 8;
 /** Configuration keys remembered (`llm.tools.<n>.…` keys are numbered). */
 export const MAX_CONFIG_KEYS = 64;
+/** Characters of configuration values remembered in all (the table restarts beyond: about 4 MiB of text). */
+export const MAX_CONFIG_CHARS = 2 * 1024 * 1024;
+/** Estimated overhead of one remembered string beyond its characters (header, map or array slot). */
+const ENTRY_OVERHEAD_BYTES = 48;
 /** Slots of the protobuf decoder's table of short ASCII strings. */
 const ASCII_SLOTS = 8192;
 
@@ -41,6 +47,10 @@ export class Interner {
    * comparison stops at the first differing character) instead of being hashed whole for a map lookup.
    */
   readonly #recentConfig = new Map<string, string[]>();
+  /** Characters held by {@link #recentConfig}, kept ≤ {@link MAX_CONFIG_CHARS}. */
+  #configChars = 0;
+  /** Characters held by the short-string table. */
+  #shortChars = 0;
   /**
    * The protobuf decoder's short strings (attribute keys, span names, short values) straight from their
    * bytes: an ASCII string of at most {@link MAX_INTERNED_LENGTH} bytes is looked up by a hash of its bytes
@@ -54,8 +64,12 @@ export class Interner {
     if (s.length > MAX_INTERNED_LENGTH) return s;
     const hit = this.#table.get(s);
     if (hit !== undefined) return hit;
-    if (this.#table.size >= MAX_INTERNED_ENTRIES) this.#table = new Map<string, string>();
+    if (this.#table.size >= MAX_INTERNED_ENTRIES) {
+      this.#table = new Map<string, string>();
+      this.#shortChars = 0;
+    }
     this.#table.set(s, s);
+    this.#shortChars += s.length;
     return s;
   }
 
@@ -69,21 +83,43 @@ export class Interner {
   internConfig(key: string, s: string): string {
     if (s.length > MAX_INTERNED_CONFIG_LENGTH || (!CONFIG_KEYS.has(key) && !key.startsWith('llm.tools.'))) return s;
     let recent = this.#recentConfig.get(key);
-    if (recent === undefined) {
-      if (this.#recentConfig.size >= MAX_CONFIG_KEYS) this.#recentConfig.clear();
-      this.#recentConfig.set(key, (recent = []));
+    if (recent !== undefined) for (const v of recent) if (v === s) return v;
+    if (recent === undefined || this.#configChars + s.length > MAX_CONFIG_CHARS) {
+      if (this.#recentConfig.size >= MAX_CONFIG_KEYS || this.#configChars + s.length > MAX_CONFIG_CHARS) {
+        this.#recentConfig.clear();
+        this.#configChars = 0;
+      }
+      recent = this.#recentConfig.get(key);
+      if (recent === undefined) this.#recentConfig.set(key, (recent = []));
     }
-    for (const v of recent) if (v === s) return v;
-    if (recent.length >= CONFIG_VALUES_PER_KEY) recent.pop();
+    if (recent.length >= CONFIG_VALUES_PER_KEY) this.#configChars -= (recent.pop() as string).length;
     recent.unshift(s);
+    this.#configChars += s.length;
     return s;
   }
 
   /** Current table sizes (for tests and diagnostics). */
   sizes(): { short: number; configKeys: number; configChars: number } {
-    let configChars = 0;
-    for (const values of this.#recentConfig.values()) for (const v of values) configChars += v.length;
-    return { short: this.#table.size, configKeys: this.#recentConfig.size, configChars };
+    return { short: this.#table.size, configKeys: this.#recentConfig.size, configChars: this.#configChars };
+  }
+
+  /** The tables as `/metrics` reports them (`tracejudge.memory.table.*`): entries and estimated bytes. */
+  tables(): TableGauge[] {
+    let configValues = 0;
+    for (const values of this.#recentConfig.values()) configValues += values.length;
+    let asciiEntries = 0;
+    let asciiChars = 0;
+    for (const t of this.#asciiSlots) {
+      if (t === '') continue;
+      asciiEntries++;
+      asciiChars += t.length;
+    }
+    const bytes = (entries: number, chars: number): number => entries * ENTRY_OVERHEAD_BYTES + 2 * chars;
+    return [
+      { table: 'intern.short', entries: this.#table.size, bytes: bytes(this.#table.size, this.#shortChars) },
+      { table: 'intern.config', entries: configValues, bytes: bytes(configValues, this.#configChars) },
+      { table: 'intern.ascii', entries: asciiEntries, bytes: bytes(asciiEntries, asciiChars) },
+    ];
   }
 
   /** `buf[start, end)` as UTF-8 text (invalid sequences become U+FFFD, as `Buffer#toString` does). */

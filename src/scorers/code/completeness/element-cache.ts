@@ -4,6 +4,8 @@
  * the scorer's cost. Entries are bounded in count and in total text length, so the cache never holds
  * more than about `maxChars` × 2 bytes of text plus the element lists.
  */
+import type { TableGauge } from '../../../telemetry/instruments.js';
+
 export interface ElementCacheOptions {
   /** Entries kept at most (default 1,000). */
   maxEntries?: number;
@@ -11,10 +13,18 @@ export interface ElementCacheOptions {
   maxChars?: number;
 }
 
+function wordChars(words: readonly string[]): number {
+  let n = 0;
+  for (const w of words) n += w.length + 24;
+  return n;
+}
+
 export class ElementCache {
   private readonly map = new Map<string, readonly string[]>();
   private readonly inflight = new Map<string, Promise<string[]>>();
   private chars = 0;
+  /** Characters of the element lists held (the words), for the byte estimate. */
+  private elementChars = 0;
   private readonly maxEntries: number;
   private readonly maxChars: number;
   hits = 0;
@@ -45,6 +55,7 @@ export class ElementCache {
     if (this.maxEntries > 0 && text.length <= this.maxChars && !this.map.has(text)) {
       this.map.set(text, [...value]);
       this.chars += text.length;
+      this.elementChars += wordChars(value);
       this.evict();
     }
   }
@@ -77,6 +88,7 @@ export class ElementCache {
   clear(): void {
     this.map.clear();
     this.chars = 0;
+    this.elementChars = 0;
     this.hits = 0;
     this.misses = 0;
   }
@@ -85,9 +97,16 @@ export class ElementCache {
     return this.map.size;
   }
 
+  /** Entries and estimated bytes, as `/metrics` reports them (`tracejudge.memory.table.*`). */
+  tables(): TableGauge[] {
+    const words = this.elementChars;
+    return [{ table: 'completeness.elements', entries: this.map.size, bytes: this.map.size * 96 + 2 * (this.chars + words) }];
+  }
+
   private evict(): void {
     for (const oldest of this.map.keys()) {
       if (this.map.size <= this.maxEntries && this.chars <= this.maxChars) return;
+      this.elementChars -= wordChars(this.map.get(oldest) ?? []);
       this.map.delete(oldest);
       this.chars -= oldest.length;
     }
