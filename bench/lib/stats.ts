@@ -26,9 +26,15 @@ export function medianTimeMs(rounds: number, fn: () => void): number {
   return median(times);
 }
 
-/** Samples RSS on an interval (unref'd) and remembers the peak; `stop()` returns it in bytes. */
+/**
+ * Samples RSS on an interval (unref'd) and remembers the peak; `stop()` returns it in bytes. `start` is the
+ * RSS when sampling began and `atPeak` the process's memory breakdown (heap, external, array buffers) at the
+ * peak sample, to tell what held the memory.
+ */
 export class PeakRss {
-  #peak = process.memoryUsage.rss();
+  readonly start = process.memoryUsage.rss();
+  #peak = this.start;
+  #atPeak: NodeJS.MemoryUsage | undefined;
   readonly #timer: NodeJS.Timeout;
 
   constructor(intervalMs = 20) {
@@ -38,7 +44,15 @@ export class PeakRss {
 
   sample(): void {
     const rss = process.memoryUsage.rss();
-    if (rss > this.#peak) this.#peak = rss;
+    if (rss > this.#peak || this.#atPeak === undefined) {
+      this.#peak = Math.max(rss, this.#peak);
+      this.#atPeak = process.memoryUsage();
+    }
+  }
+
+  /** The breakdown at the peak sample (after `stop()`, or the latest peak while sampling). */
+  get atPeak(): NodeJS.MemoryUsage | undefined {
+    return this.#atPeak;
   }
 
   stop(): number {

@@ -2,16 +2,18 @@
  * Ingest floor: raw JSON.parse and raw protobufjs decode of the same OTLP payloads, against the full
  * OTLP/HTTP path (real HTTP on 127.0.0.1 to the receiver, decode, assembler) with a no-op trace handler.
  */
+import { fork } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { decodeTraceRequestJson, decodeTraceRequestProto } from '../../src/ingest/otlp/decode.js';
 import { Interner } from '../../src/ingest/otlp/intern.js';
 import { otlp } from '../../src/otlp/descriptor.js';
-import { benchConfig, benchService } from '../lib/bench-service.js';
 import { buildDataset, type Dataset } from '../lib/dataset.js';
 import { postAll } from '../lib/http-client.js';
 import type { Row } from '../lib/results.js';
-import { median, medianTimeMs, mib, PeakRss, percentile } from '../lib/stats.js';
+import { median, medianTimeMs, mib, percentile } from '../lib/stats.js';
 import type { BenchContext } from './context.js';
+import type { IngestChildResult } from './ingest-child.js';
 
 const CONCURRENCY = 4;
 
@@ -21,50 +23,64 @@ interface PathRun {
   p50: number;
   p99: number;
   peakRss: number;
+  /** What held memory: RSS at the start of the round and the breakdown at its peak. */
+  memory: string;
   failures: number;
 }
 
+const CHILD = fileURLToPath(new URL('./ingest-child.ts', import.meta.url));
+
+/** One round: the service in a fresh child process (ingest-child.ts), the client and its bodies here. */
 async function fullPath(ds: Dataset, encoding: 'json' | 'protobuf'): Promise<PathRun> {
   const sentAtByTrace = new Map<string, number>();
-  const latencies: number[] = [];
-  let assembled = 0;
-  // The OTLP/HTTP receiver and the assembler as `serve` builds them, with a handler that only counts.
-  const config = benchConfig([], '/dev/null', {
-    sources: { otlp: { http: { host: '127.0.0.1', port: 0, maxBodyBytes: 64 * 1024 * 1024 }, grpc: { enabled: false } } },
-    assembly: { decisionWaitMs: 0, tickMs: 5, maxBufferedTraces: 10_000_000, maxQueuedTraces: 10_000_000, maxBufferedBytes: 2 ** 45 },
-  });
-  const service = await benchService(config, {
-    source: { kind: 'configured' },
-    handleTrace: (trace) => {
-      assembled++;
-      const sent = sentAtByTrace.get(trace.traceId);
-      if (sent !== undefined) latencies.push(performance.now() - sent);
-      return Promise.resolve();
-    },
-  });
-  await service.start();
-  const port = service.ports().http ?? 0;
-  const rss = new PeakRss();
-  const bodies = encoding === 'json' ? ds.json : ds.proto;
-  const t0 = performance.now();
-  const result = await postAll(port, bodies, encoding === 'json' ? 'application/json' : 'application/x-protobuf', CONCURRENCY, {
-    onSend: (i, at) => {
-      for (const id of ds.traceIdsByRequest[i] ?? []) sentAtByTrace.set(id, at);
-    },
-  });
-  await service.assembler.flush();
-  const elapsedS = (performance.now() - t0) / 1000;
-  const peakRss = rss.stop();
-  await service.shutdown(Date.now() + 30_000);
-  const failures = [...result.failures.values()].reduce((n, c) => n + c, 0);
-  return {
-    spansPerS: ds.spans / elapsedS,
-    tracesPerS: assembled / elapsedS,
-    p50: percentile(latencies, 0.5),
-    p99: percentile(latencies, 0.99),
-    peakRss,
-    failures,
-  };
+  let answered = false;
+  const child = fork(CHILD, [], { execArgv: ['--import', 'tsx'], env: { ...process.env, TRACEJUDGE_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  try {
+    const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`ingest-child exited ${String(code)} before answering`))));
+    const next = <T>(type: string): Promise<T> =>
+      Promise.race([exited, new Promise<T>((resolve) => {
+        const on = (m: { type?: string }): void => {
+          if (m.type !== type) return;
+          child.off('message', on);
+          resolve(m as T);
+        };
+        child.on('message', on);
+      })]);
+    const { port } = await next<{ port: number }>('ready');
+    const bodies = encoding === 'json' ? ds.json : ds.proto;
+    const t0 = performance.now();
+    const result = await postAll(port, bodies, encoding === 'json' ? 'application/json' : 'application/x-protobuf', CONCURRENCY, {
+      onSend: (i, at) => {
+        for (const id of ds.traceIdsByRequest[i] ?? []) sentAtByTrace.set(id, performance.timeOrigin + at);
+      },
+    });
+    const done = next<IngestChildResult>('done');
+    child.send({ type: 'flush' });
+    const r = await done;
+    answered = true;
+    const elapsedS = (performance.now() - t0) / 1000;
+    const latencies: number[] = [];
+    for (const [id, at] of r.assembledAt) {
+      const sent = sentAtByTrace.get(id);
+      if (sent !== undefined) latencies.push(at - sent);
+    }
+    const failures = [...result.failures.values()].reduce((n, c) => n + c, 0);
+    return {
+      spansPerS: ds.spans / elapsedS,
+      tracesPerS: r.assembled / elapsedS,
+      p50: percentile(latencies, 0.5),
+      p99: percentile(latencies, 0.99),
+      peakRss: Math.max(r.peakRss, r.hwm),
+      memory: `${r.memory}, VmHWM ${mib(r.hwm)} MiB`,
+      failures,
+    };
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) {
+      const gone = new Promise((resolve) => child.once('exit', resolve));
+      if (!answered) child.kill();
+      await gone;
+    }
+  }
 }
 
 function rawJsonSpansPerS(ds: Dataset, rounds: number): number {
@@ -112,6 +128,7 @@ export async function ingestScenario(ctx: BenchContext, profile: 'small' | 'llm'
   const pathRounds = ctx.quick ? 2 : 3;
   const httpJson = await medianRun(ds, 'json', pathRounds);
   const httpProto = await medianRun(ds, 'protobuf', pathRounds);
+  ctx.log(`ingest/${profile}: memory JSON ${httpJson.memory}; protobuf ${httpProto.memory}`);
   const scenario = `ingest (${profile}, ${Math.round(ds.jsonBytes / ds.spans)} B/span JSON)`;
   const rows: Row[] = [
     { scenario, metric: 'raw JSON.parse (Buffer→string→parse)', value: rawJson, unit: 'spans/s' },
@@ -139,7 +156,7 @@ export async function ingestScenario(ctx: BenchContext, profile: 'small' | 'llm'
   }
   if (profile === 'llm') {
     ctx.notes.push(
-      `Ingest: ${CONCURRENCY} concurrent keep-alive requests of ~512 spans from a client in the same process; decisionWaitMs 0 and tickMs 5, so the latency is transport + decode + assembly + up to one tick, not the production 5 s decision wait. Throughput is the median of ${pathRounds} rounds, each on a fresh receiver and assembler.`,
+      `Ingest: ${CONCURRENCY} concurrent keep-alive requests of ~512 spans from the bench process to the service in a fresh child process (bench/scenarios/ingest-child.ts, run with tsx: the OTLP/HTTP receiver and assembler as serve builds them, a handler that only counts). Peak RSS is the child's alone (the larger of its VmHWM and its RSS sampled every 20 ms, start-up and the tsx loader included); the client, its pre-built request bodies and the raw-decode rounds stay in the parent and are not counted. decisionWaitMs 0 and tickMs 5, so the latency is transport + decode + assembly + up to one tick, not the production 5 s decision wait. Throughput is the median of ${pathRounds} rounds, each on a fresh receiver and assembler.`,
     );
   }
   return rows;

@@ -15,7 +15,7 @@
 import { createScorer } from '../../core/scorer.js';
 import { notScorable } from '../../core/not-scorable.js';
 import { runSources, substantive } from '../claim-grounding/run-sources.js';
-import { contentWords, groundingSources } from '../claim-grounding/sources.js';
+import { contentWords, groundingTerms } from '../claim-grounding/sources.js';
 
 export type NonAnswer = 'empty' | 'stall' | 'refusal' | 'off-topic';
 
@@ -59,7 +59,7 @@ export function nonAnswerOf(answer: string, question: string, tools: readonly { 
   if ((text.match(/[\p{L}\p{N}]{2,}/gu) ?? []).length === 0 || /^(?:ok|okay|sure|done|yes|no|hmm+|n\/a|none|null|undefined)[.!]?$/i.test(text)) {
     return { ...base, nonAnswer: 'empty', evidence: text };
   }
-  const sources = groundingSources(useful, documents);
+  const sources = groundingTerms(useful, documents);
   const questionTerms = new Set(contentWords(question));
   const answerTerms = contentWords(text);
   const fromTools = answerTerms.filter((w) => sources.valueTerms.has(w) && !questionTerms.has(w));

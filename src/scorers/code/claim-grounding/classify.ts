@@ -65,19 +65,31 @@ function clauseAt(claim: string, at: number): string {
  * How much a claim is about a fact's object: words shared with the object counted twice in the specific's
  * own clause and once in the whole claim, plus half a point when the fact's key is named next to it.
  */
-function affinity(fact: Fact, spec: Specific, sources: GroundingSources, ctx: ClaimContext): number {
-  const claim = ctx.claims[spec.claim] ?? '';
-  const terms = ctx.claimTerms[spec.claim] ?? new Set<string>();
-  const clause = new Set(contentWords(clauseAt(claim, spec.at)));
+function affinity(fact: Fact, around: Around, sources: GroundingSources): number {
   const group = sources.groupTerms.get(fact.slot.group);
   let score = 0;
   if (group) {
-    for (const t of terms) if (group.has(t)) score += 1;
-    for (const t of clause) if (group.has(t)) score += 2;
+    for (const t of around.terms) if (group.has(t)) score += 1;
+    for (const t of around.clause) if (group.has(t)) score += 2;
   }
-  const near = nearWords(claim, spec.at, spec.text.length);
-  if (fact.slot.keyWords.some((w) => near.has(w))) score += 0.5;
+  if (fact.slot.keyWords.some((w) => around.near.has(w))) score += 0.5;
   return score;
+}
+
+/** The words around one specific that `affinity` compares with each fact's object (computed once per specific). */
+interface Around {
+  terms: ReadonlySet<string>;
+  clause: ReadonlySet<string>;
+  near: ReadonlySet<string>;
+}
+
+function around(spec: Specific, ctx: ClaimContext): Around {
+  const claim = ctx.claims[spec.claim] ?? '';
+  return {
+    terms: ctx.claimTerms[spec.claim] ?? new Set<string>(),
+    clause: new Set(contentWords(clauseAt(claim, spec.at))),
+    near: nearWords(claim, spec.at, spec.text.length),
+  };
 }
 
 /**
@@ -91,7 +103,8 @@ function ambiguous(spec: Specific): boolean {
 
 function decide(spec: Specific, relevant: Relevant[], sources: GroundingSources, ctx: ClaimContext): { verdict: 'supported' | 'contradicted'; evidence: Fact[] } | undefined {
   if (relevant.length === 0) return undefined;
-  const scored = relevant.map((r) => ({ ...r, a: affinity(r.fact, spec, sources, ctx) }));
+  const words = around(spec, ctx);
+  const scored = relevant.map((r) => ({ ...r, a: affinity(r.fact, words, sources) }));
   const max = Math.max(...scored.map((r) => r.a));
   const top = max > 0 ? scored.filter((r) => r.a === max) : scored;
   const support = top.filter((r) => r.supports);
@@ -239,6 +252,8 @@ function classifyId(a: IdSpecific, sources: GroundingSources, given: GivenText, 
 }
 
 function mentions(text: string, norm: string): boolean {
+  // The pattern is `norm` literally between boundaries: no match without the substring.
+  if (!text.includes(norm)) return false;
   const escaped = norm.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'u').test(text);
 }

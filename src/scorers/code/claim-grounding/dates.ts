@@ -8,7 +8,11 @@ const DAY_MS = 86_400_000;
 
 /** `YYYY-MM-DD` of a UTC date. */
 export function isoDay(d: Date): string {
-  return d.toISOString().slice(0, 10);
+  const y = d.getUTCFullYear();
+  // Years 0–9999 by hand (what toISOString writes, without formatting the time); others (and an invalid
+  // date, which throws) through toISOString.
+  if (!(y >= 0 && y <= 9999)) return d.toISOString().slice(0, 10);
+  return `${String(y).padStart(4, '0')}-${String(d.getUTCMonth() + 1).padStart(2, '0')}-${String(d.getUTCDate()).padStart(2, '0')}`;
 }
 
 /** The calendar day of an RFC 3339 time (its UTC date), or undefined when it does not parse. */

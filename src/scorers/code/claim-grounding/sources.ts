@@ -67,10 +67,15 @@ export interface ToolSource {
   result: unknown;
 }
 
+/** Text with no character beyond U+007F. */
+const ASCII = /^[^\u0080-\u{10ffff}]*$/u;
+
 /** Lowercase content words of a text (no stop words, singular; numbers kept). */
 export function contentWords(text: string): string[] {
   const out: string[] = [];
-  for (const raw of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+  // ASCII text: letters and digits are [a-z0-9] after lowercasing, and the plain split is much cheaper.
+  const lower = text.toLowerCase();
+  for (const raw of ASCII.test(lower) ? lower.split(/[^a-z0-9]+/) : lower.split(/[^\p{L}\p{N}]+/u)) {
     if (raw.length < 2 || STOP_WORDS.has(raw)) continue;
     if (raw.length < 3 && !/\d/.test(raw)) continue;
     out.push(/^\d/.test(raw) ? raw : singular(raw));
@@ -95,6 +100,21 @@ export function keyWords(key: string): string[] {
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter(Boolean);
+}
+
+/** Key names repeat across runs (one schema per tool): their singular words, cached, at most this many keys. */
+const KEY_CACHE_MAX = 4096;
+const keyCache = new Map<string, readonly string[]>();
+
+/** `keyWords(key).map(singular)`, cached; the array is shared, never mutated. */
+function singularKeyWords(key: string): readonly string[] {
+  let words = keyCache.get(key);
+  if (words === undefined) {
+    if (keyCache.size >= KEY_CACHE_MAX) keyCache.clear();
+    words = keyWords(key).map(singular);
+    keyCache.set(key, words);
+  }
+  return words;
 }
 
 /** The unit a numeric key names: its last word that names one (`refundWindowDays` → days). */
@@ -144,7 +164,11 @@ class Builder {
   readonly lines: string[] = [];
   readonly groupOwn = new Map<string, Set<string>>();
   readonly groupParent = new Map<string, string | undefined>();
-  constructor(private readonly ref: string | undefined) {}
+  /** `termsOnly`: collect words only (no facts, no booleans), for checks that read `valueTerms` and `terms`. */
+  constructor(
+    private readonly ref: string | undefined,
+    private readonly termsOnly = false,
+  ) {}
 
   #own(group: string): Set<string> {
     let s = this.groupOwn.get(group);
@@ -180,7 +204,7 @@ class Builder {
       if (here !== group) this.group(here, group, []);
       for (const [k, v] of Object.entries(value)) {
         this.lines.push(k.toLowerCase());
-        for (const w of keyWords(k)) this.#own(here).add(singular(w));
+        for (const w of singularKeyWords(k)) this.#own(here).add(w);
         this.walk(v, source, [...path, k], here, depth + 1);
       }
     }
@@ -188,7 +212,7 @@ class Builder {
 
   #leaf(value: string | number | boolean, source: string, path: string[], group: string): void {
     const key = [...path].reverse().find((p) => !/^\d+$/.test(p)) ?? '';
-    const words = keyWords(key).map(singular);
+    const words = singularKeyWords(key);
     const slot = (exclusive = false): Slot => ({ source, path: path.join('.'), keyWords: words, group, shown: JSON.stringify(value), exclusive });
     const add = (specific: Specific, exclusive = false): void => {
       this.facts.push({ specific, slot: slot(exclusive) });
@@ -201,6 +225,7 @@ class Builder {
         this.values.add(w);
       }
     }
+    if (this.termsOnly) return;
     if (typeof value === 'boolean') {
       const st = booleanStatus(words);
       if (st) add({ kind: 'status', text, claim: 0, at: 0, terms: [{ ...st, negative: false }], negated: !value });
@@ -258,6 +283,7 @@ class Builder {
     this.group(group, undefined, contentWords(text));
     for (const w of contentWords(text)) this.values.add(w);
     this.lines.push(text.toLowerCase());
+    if (this.termsOnly) return;
     const { specifics } = extractSpecifics(text, { source: true, ...(this.ref ? { ref: this.ref } : {}) });
     for (const s of specifics) this.facts.push({ specific: s, slot: { source: name, path: '', keyWords: [], group, shown: JSON.stringify(s.text), exclusive: false } });
   }
@@ -288,7 +314,19 @@ class Builder {
  * ```
  */
 export function groundingSources(tools: readonly ToolSource[], documents: readonly string[], ref?: string): GroundingSources {
-  const b = new Builder(ref);
+  return build(new Builder(ref), tools, documents);
+}
+
+/**
+ * The words of the sources only: `valueTerms` and `terms` exactly as `groundingSources` gives them, without
+ * reading specifics (no facts, no booleans). For checks that only ask whether the answer shares words.
+ */
+export function groundingTerms(tools: readonly ToolSource[], documents: readonly string[]): Pick<GroundingSources, 'valueTerms' | 'terms'> {
+  const { valueTerms, terms } = build(new Builder(undefined, true), tools, documents);
+  return { valueTerms, terms };
+}
+
+function build(b: Builder, tools: readonly ToolSource[], documents: readonly string[]): GroundingSources {
   tools.forEach((t, i) => {
     const root = `${t.toolName}#${i}`;
     const argWords = isObject(t.args) ? Object.values(t.args).flatMap((v) => (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? contentWords(String(v)) : [])) : [];

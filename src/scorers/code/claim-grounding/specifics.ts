@@ -140,6 +140,11 @@ const RE = {
   gazetteer: new RegExp(`(?<![\\p{L}])(${alt(ENTITY_CLASS_OF.keys())})(?![\\p{L}])`, 'giu'),
 } as const;
 
+/** Prefilters: what a pass needs somewhere in the text to match at all (same flags as the pass). */
+const HAS_DIGIT = /\d/u;
+const HAS_HTTP = /http/iu;
+const HAS_NOON = /noon|midnight/iu;
+
 const APPROX = /(?:about|around|approximately|approx\.?|roughly|nearly|almost|~|over|under|more than|less than|up to|at least|at most|close to|some)\s*$/i;
 
 /** Parse a number as written: digits with thousands commas, or a number word. */
@@ -178,16 +183,15 @@ export function splitClaims(text: string): string[] {
     .filter((c) => /[\p{L}\p{N}]/u.test(c));
 }
 
+/** A claim whose matched spans are blanked (same length, so offsets stay valid). */
 class Masked {
-  chars: string[];
+  text: string;
   constructor(readonly original: string) {
-    this.chars = original.split('');
-  }
-  get text(): string {
-    return this.chars.join('');
+    this.text = original;
   }
   mask(a: number, b: number): void {
-    for (let i = a; i < b; i++) this.chars[i] = ' ';
+    if (b <= a) return;
+    this.text = this.text.slice(0, a) + ' '.repeat(b - a) + this.text.slice(b);
   }
   /** Runs `re` on the masked text, masking each match `fn` accepts. */
   each(re: RegExp, fn: (m: RegExpExecArray) => boolean | void): void {
@@ -201,7 +205,7 @@ class Masked {
       }
       if (fn(m) !== false) hits.push([m.index, m.index + m[0].length]);
     }
-    for (const [a, b] of hits) for (let i = a; i < b; i++) this.chars[i] = ' ';
+    for (const [a, b] of hits) this.mask(a, b);
   }
 }
 
@@ -246,20 +250,23 @@ function claimSpecifics(claim: string, index: number, options: ExtractOptions): 
   const out: Specific[] = [];
   const m = new Masked(claim);
   const { ref } = options;
+  // Passes that cannot match are skipped: masking only removes characters, so what the claim lacks the
+  // masked text lacks too.
+  const digits = HAS_DIGIT.test(claim);
   const push = (s: Specific): void => {
     out.push(s);
   };
 
-  m.each(RE.url, (x) => push({ kind: 'id', text: x[0], claim: index, at: x.index, norm: x[0].toLowerCase(), shape: 'url' }));
-  m.each(RE.email, (x) => push({ kind: 'id', text: x[0], claim: index, at: x.index, norm: x[0].toLowerCase(), shape: 'email' }));
-  m.each(RE.isoDate, (x) => {
+  if (HAS_HTTP.test(claim)) m.each(RE.url, (x) => push({ kind: 'id', text: x[0], claim: index, at: x.index, norm: x[0].toLowerCase(), shape: 'url' }));
+  if (claim.includes('@')) m.each(RE.email, (x) => push({ kind: 'id', text: x[0], claim: index, at: x.index, norm: x[0].toLowerCase(), shape: 'email' }));
+  if (digits) m.each(RE.isoDate, (x) => {
     const day = makeDay(Number(x[1]), Number(x[2]), Number(x[3]));
     if (!day) return false;
     push({ kind: 'date', text: x[0], claim: index, at: x.index, day });
     if (x[4] !== undefined) push({ kind: 'time', text: x[0], claim: index, at: x.index, minutes: Number(x[4]) * 60 + Number(x[5]) });
     return true;
   });
-  m.each(RE.slashDate, (x) => {
+  if (digits) m.each(RE.slashDate, (x) => {
     const day = makeDay(Number(x[1]), Number(x[2]), Number(x[3]));
     if (!day) return false;
     push({ kind: 'date', text: x[0], claim: index, at: x.index, day });
@@ -274,8 +281,8 @@ function claimSpecifics(claim: string, index: number, options: ExtractOptions): 
     push({ kind: 'date', text: x[0].trim(), claim: index, at: x.index, ...parts });
     return true;
   };
-  m.each(RE.dayMonth, (x) => writtenDate(x, 2, 1, 3));
-  m.each(RE.monthDay, (x) => writtenDate(x, 1, 2, 3));
+  if (digits) m.each(RE.dayMonth, (x) => writtenDate(x, 2, 1, 3));
+  if (digits) m.each(RE.monthDay, (x) => writtenDate(x, 1, 2, 3));
   m.each(RE.relative, (x) => {
     if (!ref) return true;
     const day = relativeDay(x[1] as string, ref);
@@ -283,7 +290,7 @@ function claimSpecifics(claim: string, index: number, options: ExtractOptions): 
     return true;
   });
   m.each(RE.weekday, (x) => push({ kind: 'date', text: x[0], claim: index, at: x.index, weekday: WEEKDAYS[(x[1] as string).toLowerCase()] as number }));
-  m.each(RE.time, (x) => {
+  if (digits || HAS_NOON.test(claim)) m.each(RE.time, (x) => {
     if (x[6] !== undefined) {
       push({ kind: 'time', text: x[0], claim: index, at: x.index, minutes: x[6].toLowerCase() === 'noon' ? 720 : 0 });
       return true;
@@ -312,21 +319,21 @@ function claimSpecifics(claim: string, index: number, options: ExtractOptions): 
     push({ kind: 'id', text, claim: index, at, norm, shape });
   };
   m.each(RE.hashId, (x) => id(x[1] as string, x.index));
-  m.each(RE.placeId, (x) => id(x[1] as string, x.index + x[0].length - (x[1] as string).length));
-  m.each(RE.dashedId, (x) => {
+  if (digits) m.each(RE.placeId, (x) => id(x[1] as string, x.index + x[0].length - (x[1] as string).length));
+  if (digits) m.each(RE.dashedId, (x) => {
     // "5-7" and "18-20" are ranges, "24-month" and "3-pack" a number with its unit or noun: not ids.
     if (/^[\d-]+$/.test(x[0]) || /^\d+(?:\.\d+)?-[a-z]+$/.test(x[0])) return false;
     id(x[0], x.index);
     return true;
   });
-  m.each(RE.capsId, (x) => id(x[0], x.index));
-  m.each(RE.phone, (x) => {
+  if (digits) m.each(RE.capsId, (x) => id(x[0], x.index));
+  if (digits) m.each(RE.phone, (x) => {
     const { norm } = idOf(x[0]);
     if (norm.length < 7) return false;
     push({ kind: 'id', text: x[0], claim: index, at: x.index, norm, shape: 'phone' });
     return true;
   });
-  m.each(RE.longDigits, (x) => id(x[0], x.index));
+  if (digits) m.each(RE.longDigits, (x) => id(x[0], x.index));
   m.each(RE.numberUnit, (x) => {
     const unitWord = (x[3] as string).toLowerCase().replace(/\s+/g, ' ');
     const info = UNIT_WORDS[unitWord];
@@ -355,7 +362,7 @@ function claimSpecifics(claim: string, index: number, options: ExtractOptions): 
     }
     return values.length > 0;
   });
-  m.each(RE.attachedTemp, (x) => {
+  if (digits) m.each(RE.attachedTemp, (x) => {
     const n = parseNumber(x[1] as string);
     if (!n) return false;
     push({ kind: 'number', text: x[0], claim: index, at: x.index, value: n.value, decimals: n.decimals, approx: approxBefore(claim, x.index), dim: 'temperature', unit: x[2] as string, factor: 1 });
@@ -377,7 +384,7 @@ function claimSpecifics(claim: string, index: number, options: ExtractOptions): 
     }
     for (const [a, b] of spans) m.mask(a, b);
   }
-  m.each(RE.plainNumber, (x) => {
+  if (digits) m.each(RE.plainNumber, (x) => {
     const n = parseNumber(x[0]);
     if (!n) return false;
     push({ kind: 'number', text: x[0], claim: index, at: x.index, value: n.value, decimals: n.decimals, approx: approxBefore(claim, x.index), factor: 1 });
