@@ -34,9 +34,66 @@ function capValue(value: unknown, maxBytes: number): { value: unknown; truncated
     return { value: v, truncated: v !== value };
   }
   if (value === undefined || value === null || typeof value !== 'object') return { value, truncated: false };
+  // Most structured values are far under the cap: a bound on their JSON size proves it without serialising.
+  if (jsonBytesAtMost(value, maxBytes)) return { value, truncated: false };
   const json = stringify(value);
   if (Buffer.byteLength(json, 'utf8') <= maxBytes) return { value, truncated: false };
   return { value: capText(json, maxBytes), truncated: true };
+}
+
+/** A UTF-16 code unit is at most 6 bytes of JSON string (`\u001f`, a lone surrogate escaped), 3 otherwise. */
+const MAX_JSON_BYTES_PER_UNIT = 6;
+/** The longest JSON text of a finite number (`-1.2345678901234567e-308`). */
+const MAX_NUMBER_CHARS = 24;
+/** Past this depth `stringify` would replace a value, so the bound gives up (see values.ts). */
+const MAX_BOUND_DEPTH = 64;
+
+/**
+ * True when `value` is plain JSON data (strings, finite numbers, booleans, null, plain arrays and objects
+ * within the depth bound) whose `JSON.stringify` text provably has at most `maxBytes` UTF-8 bytes. It sums
+ * an upper bound of every token and stops as soon as the bound passes the cap, so it never walks more than
+ * a cap's worth of a large value. `false` means "not proven" (the caller serialises and measures exactly),
+ * never "over the cap".
+ */
+function jsonBytesAtMost(value: unknown, maxBytes: number): boolean {
+  let budget = maxBytes;
+  const walk = (v: unknown, depth: number): boolean => {
+    if (v === null) return (budget -= 4) >= 0;
+    switch (typeof v) {
+      case 'string':
+        return (budget -= 2 + v.length * MAX_JSON_BYTES_PER_UNIT) >= 0;
+      case 'boolean':
+        return (budget -= 5) >= 0;
+      case 'number':
+        return Number.isFinite(v) && (budget -= MAX_NUMBER_CHARS) >= 0;
+      case 'object':
+        break;
+      default:
+        return false;
+    }
+    if (depth >= MAX_BOUND_DEPTH) return false;
+    if (Array.isArray(v)) {
+      budget -= 2 + v.length;
+      if (budget < 0) return false;
+      for (const x of v as unknown[]) if (!walk(x, depth + 1)) return false;
+      return true;
+    }
+    const proto: unknown = Object.getPrototypeOf(v);
+    if (proto !== Object.prototype && proto !== null) return false;
+    const o = v as Record<string, unknown>;
+    if ('toJSON' in o) return false;
+    budget -= 2;
+    for (const k in o) {
+      if (k === '__proto__' || !Object.prototype.hasOwnProperty.call(o, k)) return false;
+      // Key, quotes, colon and comma; an `undefined` member (left out of the JSON) is counted all the same.
+      budget -= 4 + k.length * MAX_JSON_BYTES_PER_UNIT;
+      if (budget < 0) return false;
+      const x = o[k];
+      if (x !== undefined && !walk(x, depth + 1)) return false;
+    }
+    return budget >= 0;
+  };
+  return walk(value, 0);
 }
 
 function capInvocation(inv: ToolInvocation, maxBytes: number, hit: () => void): ToolInvocation {

@@ -56,11 +56,11 @@ function rfc3339Slow(ns: bigint): string {
   return `${d.toISOString().slice(0, 19)}.${frac}Z`;
 }
 
-/** True when `anc` is a strict ancestor of `s` (bounded walk). */
-function isAncestor(tree: SpanTree, anc: Span, s: Span): boolean {
+/** True when `test` holds for a strict ancestor of `s` (bounded walk, nearest first). */
+function someAncestor(tree: SpanTree, s: Span, test: (ancestor: Span) => boolean): boolean {
   let cur = tree.parent(s);
   for (let i = 0; cur && i < 10_000; i++) {
-    if (cur.spanId === anc.spanId) return true;
+    if (test(cur)) return true;
     cur = tree.parent(cur);
   }
   return false;
@@ -322,8 +322,22 @@ export function buildRun(
   const sorted = [...members].sort(byStart);
   const role = (s: Span): string | undefined => factsOf(infos, s).role;
   const llms = [...(role(span) === 'llm' ? [span] : []), ...sorted.filter((s) => role(s) === 'llm')];
-  const tools = sorted.filter((s) => role(s) === 'tool' && !sorted.some((o) => o !== s && role(o) === 'tool' && isAncestor(tree, o, s)));
-  const leafLlms = llms.filter((l) => !llms.some((o) => o !== l && isAncestor(tree, l, o)));
+  // Nested tool spans (a tool calling a tool) are read through the outermost; an LLM span with an LLM span
+  // below it (a wrapper around the provider call) does not count its usage twice. One walk up from each span
+  // instead of an ancestor test per pair.
+  const toolIds = new Set<string>();
+  for (const s of sorted) if (role(s) === 'tool') toolIds.add(s.spanId);
+  const tools = toolIds.size === 0 ? [] : sorted.filter((s) => toolIds.has(s.spanId) && !someAncestor(tree, s, (a) => a.spanId !== s.spanId && toolIds.has(a.spanId)));
+  const aboveLlm = new Set<string>();
+  if (llms.length > 1) {
+    for (const o of llms) {
+      someAncestor(tree, o, (a) => {
+        if (a !== o) aboveLlm.add(a.spanId);
+        return false;
+      });
+    }
+  }
+  const leafLlms = aboveLlm.size === 0 ? llms : llms.filter((l) => !aboveLlm.has(l.spanId));
   const startTime = rfc3339(span.startTimeUnixNano, tree.memo);
   const endTime = rfc3339(span.endTimeUnixNano, tree.memo);
   const input = runInput(runFacts, llms[0] ? factsOf(infos, llms[0]) : undefined, { spanId: span.spanId, createdAt: startTime });
@@ -331,8 +345,9 @@ export function buildRun(
   const invocations = toolInvocations(tools, llms, infos);
   const output: RunMessage[] = [];
   if (text !== undefined || invocations.length > 0) output.push(assistantMessage(text ?? '', invocations, { id: `${span.spanId}-out-0`, createdAt: endTime }));
+  const spans = [span, ...sorted];
   const context: string[] = [];
-  for (const s of [span, ...sorted]) for (const d of factsOf(infos, s).documents ?? []) context.push(d);
+  for (const s of spans) for (const d of factsOf(infos, s).documents ?? []) context.push(d);
   let model: string | undefined;
   for (const l of llms) model ??= factsOf(infos, l).model;
   model ??= runFacts.model;
@@ -367,11 +382,13 @@ export function buildRun(
   if (gt !== undefined) run.groundTruth = gt;
   const notes: string[] = [];
   if (kind === 'workflow') notes.push(`no agent span: run built from the top-level span ${shortId(span.spanId)} \`${span.name}\``);
-  const orphanIds = new Set(tree.orphans.map((o) => o.spanId));
-  for (const s of [span, ...sorted]) if (orphanIds.has(s.spanId)) notes.push(`span ${shortId(s.spanId)} \`${s.name}\` arrived without its parent`);
+  if (tree.orphans.length > 0) {
+    const orphanIds = new Set(tree.orphans.map((o) => o.spanId));
+    for (const s of spans) if (orphanIds.has(s.spanId)) notes.push(`span ${shortId(s.spanId)} \`${s.name}\` arrived without its parent`);
+  }
   if (info?.error !== undefined) notes.push(`run span failed: ${info.error}`);
   if (notes.length > 0) run.notes = notes;
-  return { run, span, spans: [span, ...sorted] };
+  return { run, span, spans };
 }
 
 /** Members of a run: the subtree under `span`, pruned at nested agent spans. */

@@ -4,6 +4,7 @@
  * span events plus correlated log records of each span in time order.
  */
 import type { Attributes, AttributeValue, LogRecord, Span } from '../model/span.js';
+import { keyFlagsOf } from './key-flags.js';
 
 /** A span event or a log record joined to a span, in one shape. */
 export interface SpanEventLike {
@@ -44,6 +45,8 @@ export interface SpanTree {
   readonly json: JsonCache;
   /** Per-trace memos of the selectors (the last span a selector read, a formatted second). */
   readonly memo: TreeMemo;
+  /** The key families of a span's attributes (`KEY_*` of key-flags.ts), computed once per span. */
+  keyFlags(span: Span): number;
 }
 
 /** Parsed values by source text. */
@@ -148,6 +151,7 @@ export function buildSpanTree(traceId: string, spans: readonly Span[], logs: rea
   if (unjoined.length > 0) notes.push(`${unjoined.length} log record(s) name no received span`);
   for (const list of events.values()) list.sort((a, b) => (a.timeUnixNano < b.timeUnixNano ? -1 : a.timeUnixNano > b.timeUnixNano ? 1 : 0));
   const allRoots = adoptive ? [...roots] : [...roots, ...orphans].sort(byStart);
+  const flags = new Map<Span, number>();
   return {
     traceId,
     byId,
@@ -161,6 +165,11 @@ export function buildSpanTree(traceId: string, spans: readonly Span[], logs: rea
     unjoinedLogs: unjoined,
     json: new Map<string, unknown>(),
     memo: {},
+    keyFlags: (s) => {
+      let f = flags.get(s);
+      if (f === undefined) flags.set(s, (f = keyFlagsOf(s.attributes)));
+      return f;
+    },
   };
 }
 

@@ -137,19 +137,6 @@ export function unflatten(attrs: Attributes, prefix: string): Array<Record<strin
   return [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
 }
 
-/** True when any attribute key starts with `prefix`. */
-export function hasPrefix(attrs: Attributes, prefix: string): boolean {
-  // for-in over a plain attribute object visits exactly Object.keys, without allocating the array.
-  for (const k in attrs) if (k.startsWith(prefix)) return true;
-  return false;
-}
-
-/** True when any attribute key starts with one of `prefixes` (one pass over the keys). */
-export function hasAnyPrefix(attrs: Attributes, prefixes: readonly string[]): boolean {
-  for (const k in attrs) for (const p of prefixes) if (k.startsWith(p)) return true;
-  return false;
-}
-
 /** Compact JSON for display; strings are returned as they are. Never throws. */
 export function stringify(v: unknown): string {
   if (typeof v === 'string') return v;

@@ -4,9 +4,10 @@
  * component: `start` listens on `emit.prometheus` (`/metrics`, plus routes such as `/healthz` and
  * `/readyz`), `shutdown` makes the final OTLP push and closes the listener.
  */
+import { createRequire } from 'node:module';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
+import type { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import type { Resource } from '@opentelemetry/resources';
 import { AggregationType, MeterProvider, PeriodicExportingMetricReader, type IMetricReader } from '@opentelemetry/sdk-metrics';
 import type { Logger } from 'pino';
@@ -16,6 +17,11 @@ import { errorMessage } from '../errors.js';
 import { resolveOtlpSettings } from '../otlp/export-settings.js';
 import { createMetricExporter } from '../otlp/exporters.js';
 import { SCORE_BUCKETS } from './instruments.js';
+
+// The Prometheus exporter is required only when a reader is configured (offline commands configure none);
+// the OTLP metric exporters are loaded the same way by ../otlp/exporters.ts.
+const require = createRequire(import.meta.url);
+const loadPrometheus = (): typeof import('@opentelemetry/exporter-prometheus') => require('@opentelemetry/exporter-prometheus') as typeof import('@opentelemetry/exporter-prometheus');
 
 /** Judge latency buckets in seconds (the GenAI duration advice, 0.01 … 81.92). */
 const JUDGE_DURATION_BUCKETS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92];
@@ -41,7 +47,7 @@ export function createMeters(options: MeterProviderOptions): Meters {
   const readers: IMetricReader[] = [];
   let prometheus: PrometheusExporter | undefined;
   if (options.prometheus ?? options.emit.prometheus.enabled) {
-    prometheus = new PrometheusExporter({ preventServerStart: true });
+    prometheus = new (loadPrometheus().PrometheusExporter)({ preventServerStart: true });
     readers.push(prometheus);
   }
   const otlp = resolveOtlpSettings(options.emit.otlp, options.env, options.logger);

@@ -1,7 +1,8 @@
 /** Content hygiene: byte caps with a visible marker, and redaction before anything leaves for a judge. */
 import { describe, expect, it } from 'vitest';
 import { extractSection } from '../../src/config/sections/extract.js';
-import { capText, redactRun } from '../../src/extract/hygiene.js';
+import { capRun, capText, redactRun } from '../../src/extract/hygiene.js';
+import type { AgentRun } from '../../src/model/agent-run.js';
 import { runsOf } from './fixture-io.js';
 
 describe('capText', () => {
@@ -23,6 +24,43 @@ describe('caps in extraction', () => {
     expect(typeof result).toBe('string');
     expect(result as string).toMatch(/^\[\{"id":"kb-17".*…\[truncated \d+ bytes\]$/);
     expect(run?.notes?.some((n) => n.includes('truncated to 40 bytes'))).toBe(true);
+  });
+});
+
+describe('caps on structured tool results', () => {
+  const runWith = (result: unknown): AgentRun => ({
+    traceId: 't',
+    spanId: 's',
+    agentName: 'a',
+    convention: 'genai',
+    input: { inputMessages: [], rememberedMessages: [], systemMessages: [], taggedSystemMessages: {} },
+    output: [],
+    toolResults: [{ toolName: 'x', toolCallId: 'c', args: {}, result }],
+    context: [],
+    status: 'ok',
+    startTime: '1970-01-01T00:00:00.000000000Z',
+    endTime: '1970-01-01T00:00:00.000000000Z',
+  });
+  const bytes = (v: unknown): number => Buffer.byteLength(JSON.stringify(v), 'utf8');
+
+  it('decides by the exact JSON size, escapes and multi-byte characters included', () => {
+    // Control characters serialise as \u00XX (6 bytes each), '€' as 3 bytes, a lone surrogate as \udXXX:
+    // values whose length in characters is far under the cap can still be over it.
+    for (const result of [{ a: '\u0001'.repeat(10) }, ['€€€€€€€€', 1.5e-300, null, true], { k: '\ud800\udfff'.repeat(3), n: { m: [] } }]) {
+      const exact = bytes(result);
+      const kept = capRun(runWith(result), exact).toolResults[0]?.result;
+      expect(kept).toBe(result);
+      const cut = capRun(runWith(result), exact - 1).toolResults[0]?.result;
+      expect(typeof cut).toBe('string');
+      expect(cut as string).toMatch(/…\[truncated \d+ bytes\]$/);
+    }
+  });
+
+  it('measures values that are not plain JSON (bigints, bytes) through their JSON-safe form', () => {
+    const result = { big: 2n ** 70n, raw: new Uint8Array([1, 2, 3]) };
+    const plainBytes = bytes({ big: (2n ** 70n).toString(), raw: Buffer.from([1, 2, 3]).toString('base64') });
+    expect(capRun(runWith(result), plainBytes).toolResults[0]?.result).toBe(result);
+    expect(typeof capRun(runWith(result), plainBytes - 1).toolResults[0]?.result).toBe('string');
   });
 });
 

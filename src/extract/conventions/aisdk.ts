@@ -7,7 +7,8 @@
 import type { Span } from '../../model/span.js';
 import { anyToMessages, openAiToolCalls, outputText } from '../messages.js';
 import type { JsonCache, SpanTree } from '../tree.js';
-import { attr, attrJson, attrStr, firstCount, firstStr, hasPrefix } from '../values.js';
+import { KEY_MASTRA } from '../key-flags.js';
+import { attr, attrJson, attrStr, firstCount, firstStr } from '../values.js';
 import { readGenAi } from './genai.js';
 import { Deferred, systemTextsOf } from './lazy.js';
 import type { ConventionSelector, Msg, SpanFacts } from './types.js';
@@ -21,8 +22,8 @@ function operationId(span: Span): string {
   return attrStr(span.attributes, 'ai.operationId') ?? span.name;
 }
 
-const isStep = (s: Span | undefined): boolean =>
-  s !== undefined && attrStr(s.attributes, 'gen_ai.operation.name') === 'agent_step' && !hasPrefix(s.attributes, 'mastra.');
+const isStep = (s: Span | undefined, tree: SpanTree): boolean =>
+  s !== undefined && attrStr(s.attributes, 'gen_ai.operation.name') === 'agent_step' && (tree.keyFlags(s) & KEY_MASTRA) === 0;
 
 /**
  * The v7 GenAI form: its scope is the generic `gen_ai`, so it is recognised by the AI-SDK-only `agent_step`
@@ -38,9 +39,9 @@ function isV7(span: Span, tree: SpanTree): boolean {
 }
 function isV7Once(span: Span, tree: SpanTree): boolean {
   const op = attrStr(span.attributes, 'gen_ai.operation.name');
-  if (op === undefined || hasPrefix(span.attributes, 'mastra.')) return false;
+  if (op === undefined || (tree.keyFlags(span) & KEY_MASTRA) !== 0) return false;
   if (op === 'agent_step' || span.scope.name === 'ai' || span.scope.name.startsWith('@ai-sdk/')) return true;
-  return isStep(tree.parent(span)) || tree.children(span.spanId).some(isStep);
+  return isStep(tree.parent(span), tree) || tree.children(span.spanId).some((c) => isStep(c, tree));
 }
 
 function usage(span: Span): SpanFacts['usage'] {

@@ -7,7 +7,8 @@
 import type { Attributes, Span } from '../../model/span.js';
 import { anyToMessages, openAiToolCalls, textOfContent } from '../messages.js';
 import type { JsonCache, SpanTree, SpanEventLike } from '../tree.js';
-import { attr, attrJson, attrStr, firstCount, firstStr, hasPrefix, isRecord, asString, parseJsonish } from '../values.js';
+import { KEY_GEN_AI } from '../key-flags.js';
+import { attr, attrJson, attrStr, firstCount, firstStr, isRecord, asString, parseJsonish } from '../values.js';
 import { Deferred } from './lazy.js';
 import type { ConventionSelector, Msg, SpanFacts, SpanRole } from './types.js';
 
@@ -191,7 +192,7 @@ export const genai: ConventionSelector = {
   detect: (span, tree) =>
     attr(span.attributes, 'gen_ai.operation.name') !== undefined ||
     genAiRole(span) !== undefined ||
-    hasPrefix(span.attributes, 'gen_ai.') ||
+    (tree.keyFlags(span) & KEY_GEN_AI) !== 0 ||
     contentEvents(tree, span).length > 0,
   read: readGenAi,
 };

@@ -7,7 +7,8 @@
 import type { Span } from '../../model/span.js';
 import { anyToMessages, outputText } from '../messages.js';
 import type { JsonCache } from '../tree.js';
-import { attr, attrStr, firstStr, hasPrefix, parseJsonish } from '../values.js';
+import { KEY_MASTRA } from '../key-flags.js';
+import { attr, attrStr, firstStr, parseJsonish } from '../values.js';
 import { Deferred, systemTextsOf } from './lazy.js';
 import type { ConventionSelector, Msg, SpanFacts, SpanRole } from './types.js';
 
@@ -94,10 +95,10 @@ function read(span: Span, j: JsonCache): SpanFacts {
 
 export const mastra: ConventionSelector = {
   name: 'mastra',
-  detect: (span) =>
+  detect: (span, tree) =>
     span.scope.name === '@mastra/otel' ||
     attr(span.attributes, 'mastra.span.type') !== undefined ||
-    hasPrefix(span.attributes, 'mastra.') ||
+    (tree.keyFlags(span) & KEY_MASTRA) !== 0 ||
     isOldAgent(span) ||
     isOldTool(span),
   read: (span, tree) => read(span, tree.json),

@@ -6,7 +6,8 @@
  */
 import type { AttributeValue, Attributes, Span } from '../../model/span.js';
 import { anyToMessages } from '../messages.js';
-import { asString, attr, attrStr, firstStr, hasAnyPrefix, isRecord, parseJsonish, unflatten } from '../values.js';
+import { KEY_OPENLLMETRY_LEGACY } from '../key-flags.js';
+import { asString, attr, attrStr, firstStr, isRecord, parseJsonish, unflatten } from '../values.js';
 import type { JsonCache } from '../tree.js';
 import { Deferred, systemTextsOf } from './lazy.js';
 import type { ConventionSelector, Msg, NormToolCall, SpanFacts } from './types.js';
@@ -92,13 +93,11 @@ function read(span: Span, j: JsonCache): SpanFacts {
   return facts;
 }
 
-const LEGACY_PREFIXES = ['gen_ai.prompt.0.', 'gen_ai.completion.0.', 'traceloop.entity.'] as const;
-
 export const openllmetry: ConventionSelector = {
   name: 'openllmetry',
-  detect: (span) =>
+  detect: (span, tree) =>
     attr(span.attributes, 'traceloop.span.kind') !== undefined ||
     attr(span.attributes, 'llm.request.type') !== undefined ||
-    hasAnyPrefix(span.attributes, LEGACY_PREFIXES),
+    (tree.keyFlags(span) & KEY_OPENLLMETRY_LEGACY) !== 0,
   read: (span, tree) => read(span, tree.json),
 };
