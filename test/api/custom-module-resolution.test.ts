@@ -9,6 +9,7 @@ import * as nodeModule from 'node:module';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureReference, referenceUnsupported } from '../mastra/reference.js';
 import { childEnv, isolatedDir, nodeModulesAbove, removeDir, ROOT, run, writeFiles, type ProcessResult } from './temp-project.js';
 
 const TRACE = join(ROOT, 'test/fixtures/traces/aisdk6-two-tools.json');
@@ -111,14 +112,17 @@ describe('custom modules import tracejudge from the running package', SLOW, () =
     }
   });
 
-  it.skipIf(!existsSync(NODE_22))('on Node 22 (module.registerHooks) a CommonJS module may require(\'tracejudge\')', async () => {
+  // The Node 22 of bench/reference (installed on first use; linux-x64 only).
+  it.skipIf(referenceUnsupported() !== undefined)('on Node 22 (module.registerHooks) a CommonJS module may require(\'tracejudge\')', async () => {
+    await ensureReference();
+    expect(existsSync(NODE_22)).toBe(true);
     const r = await tracejudge(['score', '--all', '-c', join(dir, 'require.yaml'), TRACE], NODE_22);
     expect(r.code).toBe(0);
     expect(byScorer(r.stdout).get('cjsrequire')).toMatchObject({ score: 0.24 });
     const esm = await tracejudge(['score', '--all', '-c', join(dir, 'ok.yaml'), TRACE], NODE_22);
     expect(esm.code).toBe(0);
     expect([...byScorer(esm.stdout).entries()].map(([k, v]) => [k, v.score])).toEqual([['esm', 0.42], ['js', 0.41], ['cjsimport', 0.33]]);
-  });
+  }, 600_000);
 
   it('a module path that does not exist names the config key, the path as written and the file', async () => {
     const r = await tracejudge(['score', '--all', '-c', join(dir, 'missing.yaml'), TRACE]);

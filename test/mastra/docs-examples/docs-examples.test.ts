@@ -12,9 +12,10 @@
  * that must happen (for a docs bug, the failure Mastra has too), so a listed example that starts to pass, or fails differently,
  * fails the suite.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { relative } from 'node:path';
 import { docBlock, EXAMPLES_DIR, exampleFiles, importChanges, loadExample, originalOf, runExample, type ExampleRun, type LoadedExample } from './harness.js';
+import { ensureReference } from '../reference.js';
 import { JUDGE_KEY, startDocsJudge } from './judge.js';
 
 // Started before anything imports `@ai-sdk/openai` (see startDocsJudge): examples resolve tracejudge on demand.
@@ -28,6 +29,9 @@ afterAll(async () => {
   await judge.close();
 });
 const { MastraScorer } = await import('../../../src/index.js');
+// The current docs are read from the pinned packages in bench/reference, which a clean clone installs on first
+// use (another test file may be installing them at the same time: ensureReference waits for it).
+beforeAll(() => ensureReference(), 600_000);
 
 type Bindings = Record<string, unknown>;
 type Obj = Record<string, unknown>;
