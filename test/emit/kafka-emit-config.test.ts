@@ -13,6 +13,7 @@ import { createSettings } from '../../src/service/settings.js';
 import { silentLogger } from '../../src/telemetry/log.js';
 import { acquireBrokerLock } from '../kafka/broker-lock.js';
 import { scoreRecord } from './records.js';
+import { retryWhileRetriable } from '../kafka/helpers.js';
 
 const BROKER = '127.0.0.1:9092';
 
@@ -54,7 +55,7 @@ describe.skipIf(!haveBroker)(`Kafka emit from the config (skipped: no broker on 
     const consumer = kafka.consumer({ groupId: `${topic}-reader` });
     const got: Array<{ key: string; value: ScoreRecord }> = [];
     await consumer.connect();
-    await consumer.subscribe({ topic, fromBeginning: true });
+    await retryWhileRetriable('subscribe', () => consumer.subscribe({ topic, fromBeginning: true }));
     await consumer.run({
       eachMessage: ({ message }) => {
         got.push({ key: message.key?.toString('utf8') ?? '', value: JSON.parse(message.value?.toString('utf8') ?? 'null') as ScoreRecord });

@@ -7,6 +7,7 @@ import { silentLogger } from '../../src/telemetry/log.js';
 import type { ScoreRecord } from '../../src/model/score-record.js';
 import { errorRecord, scoreRecord } from './records.js';
 import { acquireBrokerLock } from '../kafka/broker-lock.js';
+import { retryWhileRetriable } from '../kafka/helpers.js';
 
 const BROKER = '127.0.0.1:9092';
 
@@ -50,7 +51,7 @@ describe.skipIf(!haveBroker)(`Kafka emitter on a real broker (skipped: no broker
     const consumer = kafka.consumer({ groupId: `${topic}-reader` });
     const got: { key: string; value: ScoreRecord; partition: number }[] = [];
     await consumer.connect();
-    await consumer.subscribe({ topic, fromBeginning: true });
+    await retryWhileRetriable('subscribe', () => consumer.subscribe({ topic, fromBeginning: true }));
     await consumer.run({
       eachMessage: ({ message, partition }) => {
         got.push({ key: message.key?.toString('utf8') ?? '', value: JSON.parse(message.value?.toString('utf8') ?? 'null') as ScoreRecord, partition });

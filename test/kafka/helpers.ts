@@ -54,6 +54,25 @@ export function traceMessages(children: number, parts = 1): { traceId: string; m
   return { traceId, messages };
 }
 
+/**
+ * `op` retried while the broker answers with a retriable error, as it does for a topic created a moment ago
+ * whose partitions it does not serve yet ("This server does not host this topic-partition"); other errors,
+ * and the last one after `timeoutMs`, are thrown.
+ */
+export async function retryWhileRetriable<T>(what: string, op: () => Promise<T>, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await op();
+    } catch (err) {
+      const e = err as { retriable?: unknown; originalError?: { retriable?: unknown }; message?: string };
+      const retriable = e.retriable === true || e.originalError?.retriable === true || /does not host this topic-partition/.test(e.message ?? '');
+      if (!retriable || Date.now() > end) throw new Error(`${what}: ${(err as Error).message}`, { cause: err });
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
 export async function waitFor(cond: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {

@@ -12,7 +12,7 @@ import type { Kafka, Producer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireBrokerLock } from './broker-lock.js';
 import { collectorMessages, fixtureTraces } from './collector-messages.js';
-import { brokers, createTopic, haveBroker, kafkaClient, uniqueName } from './helpers.js';
+import { brokers, createTopic, haveBroker, kafkaClient, retryWhileRetriable, uniqueName } from './helpers.js';
 import { childEnv, CliChild, readJsonl, startServe, until, type LogLine } from './serve-child.js';
 import { produce } from './topic.js';
 
@@ -59,7 +59,8 @@ async function scoreMessages(topic: string, expected: number): Promise<unknown[]
   const reader = kafka.consumer({ groupId: uniqueName('quiet-reader'), maxWaitTimeInMs: 250 });
   await reader.connect();
   try {
-    await reader.subscribe({ topic, fromBeginning: true });
+    // The emitter's producer created the topic a moment ago: its partitions may not be served yet.
+    await retryWhileRetriable(`subscribe to ${topic}`, () => reader.subscribe({ topic, fromBeginning: true }));
     await reader.run({
       eachMessage: ({ message }) => {
         out.push(JSON.parse(String(message.value)));
@@ -98,7 +99,7 @@ describe.skipIf(!haveBroker).sequential('quiet logs with Kafka (real broker, chi
     const child = await startServe(config);
     children.push(child);
     const traces = fixtureTraces('quiet-logs', 2);
-    await produce(producer, topic, collectorMessages(traces));
+    await retryWhileRetriable(`produce to ${topic}`, () => produce(producer, topic, collectorMessages(traces)));
     // Records were scored and written (the JSON-lines file), so the Kafka emitter sent them too.
     const records = await until('score records in the JSONL file', 30_000, () => {
       const r = readJsonl(jsonl);

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { haveScript, runOnTerminal } from '../cli/terminal.js';
 import { acquireBrokerLock } from './broker-lock.js';
 import { collectorMessages, fixtureTraces } from './collector-messages.js';
-import { brokers, createTopic, haveBroker, kafkaClient, uniqueName } from './helpers.js';
+import { brokers, createTopic, haveBroker, kafkaClient, retryWhileRetriable, uniqueName } from './helpers.js';
 import { produce } from './topic.js';
 
 const TRACES = 400;
@@ -32,17 +32,8 @@ describe.skipIf(!haveBroker || !haveScript)('score --kafka replay progress on a 
     producer = kafka.producer();
     await producer.connect();
     // A topic just created may not be served by its leader yet ("does not host this topic-partition").
-    const messages = collectorMessages(fixtureTraces('replay-progress', TRACES));
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await createTopic(kafka, topic, 2); // a no-op once the topic exists
-        await produce(producer, topic, messages);
-        break;
-      } catch (err) {
-        if (attempt >= 20) throw err;
-        await new Promise((r) => setTimeout(r, 500));
-      }
-    }
+    await createTopic(kafka, topic, 2);
+    await retryWhileRetriable(`produce to ${topic}`, () => produce(producer, topic, collectorMessages(fixtureTraces('replay-progress', TRACES))));
   }, 360_000);
 
   afterAll(async () => {

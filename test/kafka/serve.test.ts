@@ -17,7 +17,7 @@ import { byMarker, reply, startStubJudge, type StubJudge, type StubScript } from
 import { acquireBrokerLock } from './broker-lock.js';
 import { collectorMessages, encodeSpans, fixtureTrace, fixtureTraces, splitTrace, copyTraceId } from './collector-messages.js';
 import { compareRecords, createOracle } from './expected.js';
-import { brokers, createTopic, haveBroker, kafkaClient, uniqueName } from './helpers.js';
+import { brokers, createTopic, haveBroker, kafkaClient, retryWhileRetriable, uniqueName } from './helpers.js';
 import { childEnv, CliChild, readJsonl, sleep, startServe, until, writeServeConfig } from './serve-child.js';
 import { committedOffsets, endOffsets, produce, readDeadLetters } from './topic.js';
 
@@ -46,7 +46,7 @@ async function partitionsOf(topic: string): Promise<Map<string, number>> {
   await reader.connect();
   let seen = 0;
   try {
-    await reader.subscribe({ topic, fromBeginning: true });
+    await retryWhileRetriable('subscribe', () => reader.subscribe({ topic, fromBeginning: true }));
     await reader.run({
       eachMessage: ({ partition, message }) => {
         out.set(String(message.key), partition);

@@ -4,7 +4,7 @@ import { createKafkaSource, type KafkaSource, type KafkaSourceConfig } from '../
 import type { OfferResult, SpanBatch, SpanSink } from '../../src/ingest/sink.js';
 import { acquireBrokerLock } from './broker-lock.js';
 import { componentSettings } from '../../src/component.js';
-import { brokers, createTopic, haveBroker, kafkaClient, shutdownSource, startSource, traceMessages, uniqueName, waitFor } from './helpers.js';
+import { brokers, createTopic, haveBroker, kafkaClient, retryWhileRetriable, shutdownSource, startSource, traceMessages, uniqueName, waitFor } from './helpers.js';
 
 /** A sink that records batches; it can refuse the next N offers and holds settles until told. */
 class RecordingSink implements SpanSink {
@@ -122,7 +122,7 @@ describe.skipIf(!haveBroker)('Kafka source on a real broker', () => {
     const dlq: { key: string; headers: Record<string, string> }[] = [];
     const reader = kafka.consumer({ groupId: uniqueName('dlq-reader') });
     await reader.connect();
-    await reader.subscribe({ topic: `${topic}.dlq`, fromBeginning: true });
+    await retryWhileRetriable('subscribe', () => reader.subscribe({ topic: `${topic}.dlq`, fromBeginning: true }));
     await reader.run({
       eachMessage: ({ message }) => {
         const headers: Record<string, string> = {};

@@ -1,7 +1,7 @@
 /** Topic-level helpers for the process tests: producing Collector-style messages, offsets, DLQ reading. */
 import type { Kafka, Producer } from 'kafkajs';
 import type { CollectorMessage } from './collector-messages.js';
-import { uniqueName, waitFor } from './helpers.js';
+import { retryWhileRetriable, uniqueName, waitFor } from './helpers.js';
 
 /** Produce messages one request each (like a Collector exporter flushing small batches). */
 export async function produce(producer: Producer, topic: string, messages: readonly CollectorMessage[]): Promise<void> {
@@ -55,7 +55,7 @@ export async function readDeadLetters(kafka: Kafka, topic: string, count: number
   const reader = kafka.consumer({ groupId: uniqueName('dlq-reader'), maxWaitTimeInMs: 250 });
   await reader.connect();
   try {
-    await reader.subscribe({ topic, fromBeginning: true });
+    await retryWhileRetriable('subscribe', () => reader.subscribe({ topic, fromBeginning: true }));
     await reader.run({
       eachMessage: ({ message }) => {
         const headers: Record<string, string> = {};
