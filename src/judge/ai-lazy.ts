@@ -6,23 +6,21 @@ import { createRequire } from 'node:module';
 import type * as AiModule from 'ai';
 import type * as OpenAiModule from '@ai-sdk/openai';
 
+// Node's module cache holds each module after its first load; nothing here keeps state of its own.
 const require = createRequire(import.meta.url);
-let ai: typeof AiModule | undefined;
-let openai: typeof OpenAiModule | undefined;
 
 /** `ai` as an ES module (what every judge call uses), loaded on the first call. */
-export async function loadAi(): Promise<typeof AiModule> {
-  ai ??= await import('ai');
-  return ai;
+export function loadAi(): Promise<typeof AiModule> {
+  return import('ai');
 }
 
 /**
- * `ai` for synchronous use (classifying an error): the module `loadAi` loaded, else its CommonJS build.
- * The SDK's error classes recognise each other's instances across builds (`isInstance`).
+ * `ai` for synchronous use (classifying an error): its CommonJS build. The SDK's error classes recognise
+ * each other's instances across the two builds (`isInstance`), so an error thrown by the ES module is
+ * classified alike.
  */
 export function aiNow(): typeof AiModule {
-  ai ??= require('ai') as typeof AiModule;
-  return ai;
+  return require('ai') as typeof AiModule;
 }
 
 /**
@@ -30,6 +28,5 @@ export function aiNow(): typeof AiModule {
  * first judge client is made. The provider's models are plain objects that `ai` calls.
  */
 export function openAiProvider(): typeof OpenAiModule {
-  openai ??= require('@ai-sdk/openai') as typeof OpenAiModule;
-  return openai;
+  return require('@ai-sdk/openai') as typeof OpenAiModule;
 }

@@ -40,12 +40,20 @@ describe('loading a custom module', () => {
     expect(() => ownPackageJson(join(dir, 'later.mjs'))).toThrow(`no package.json named tracejudge above ${join(dir, 'later.mjs')}`);
   });
 
-  it('the hooks are installed once per process, with the API this Node has', () => {
+  it('the hooks are installed with the API this Node has; a loader keeps the installation it is given', async () => {
     const first = installSelfResolution();
-    expect(installSelfResolution()).toBe(first);
     const hasSyncHooks = typeof (nodeModule as { registerHooks?: unknown }).registerHooks === 'function';
     expect(first.mode).toBe(hasSyncHooks ? 'import-and-require' : 'import-only');
     expect(first).toMatchObject({ name: 'tracejudge', packageJson: join(ROOT, 'package.json') });
+    // loadModuleScorer asks the owner for the installation (the scorer registry keeps one), not a global.
+    let asked = 0;
+    const kept = (): typeof first => {
+      asked++;
+      return first;
+    };
+    await loadModuleScorer('a', { module: './later.mjs' }, dir, kept);
+    await loadModuleScorer('b', { module: './later.mjs' }, dir, kept);
+    expect(asked).toBe(2);
   });
 
   it('a directory as the module is refused before any import, naming key, path and file', async () => {

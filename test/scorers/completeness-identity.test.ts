@@ -1,6 +1,6 @@
 /**
- * The completeness parse skips `toInfinitive`'s re-tag after the last verb of each sentence
- * (src/scorers/code/completeness/elements.ts). Its element lists must be the reference's, order included:
+ * The completeness parse (src/scorers/code/completeness/elements.ts, compromise's CommonJS build loaded on
+ * first use). Its element lists must be the reference's, order included:
  * the oracle here is the reference's derivation written out (one `compromise` document per text, nouns,
  * `verbs().toInfinitive()`, topics, terms, each cleaned and de-duplicated in order) on compromise's own
  * ES module, not on tracejudge's code. Corpus: test/scorers/fixtures/english-corpus.ts (README prose of
@@ -8,7 +8,7 @@
  */
 import nlp from 'compromise';
 import { describe, expect, it } from 'vitest';
-import { parseElements, parseElementsReference, skippedRetags } from '../../src/scorers/code/completeness/elements.js';
+import { parseElements } from '../../src/scorers/code/completeness/elements.js';
 import { englishCorpus } from './fixtures/english-corpus.js';
 
 function oracle(text: string): string[] {
@@ -31,9 +31,9 @@ describe('completeness elements', () => {
   const all = englishCorpus();
   const corpus = process.env.TRACEJUDGE_FULL_CORPUS === '1' ? all : all.filter((_, i) => i % 2 === 0);
 
-  it('the corpus is large and has many sentences with several verbs (where the skipped re-tag could matter)', () => {
+  it('the corpus is large and has many sentences with several verbs (where the per-verb re-tags matter)', () => {
     expect(corpus.length).toBeGreaterThan(1500);
-    // Sentences with two verbs or more: toInfinitive re-tags between their verbs, and skips nothing there.
+    // Sentences with two verbs or more: toInfinitive re-tags between their verbs.
     const multiVerb = corpus.filter((t) => {
       const sentences = nlp(t).sentences().json() as Array<{ terms: Array<{ tags: string[] }> }>;
       return sentences.some((s) => s.terms.filter((x) => x.tags.includes('Verb')).length >= 2);
@@ -51,20 +51,7 @@ describe('completeness elements', () => {
     expect(differing.slice(0, 5)).toEqual([]);
   }, 600_000);
 
-  it('skips the re-tag after the last verb of each sentence, and only that one', () => {
-    // Three sentences: one verb, two verbs, no verb. Re-tags run after "ran" (another verb of its
-    // sentence follows); skipped after "sat" and "barked".
-    const text = 'The cat sat on the mat. The dog ran home and barked loudly. A quiet evening.';
-    const before = skippedRetags();
-    const got = parseElements(text);
-    expect(skippedRetags() - before).toBe(2);
-    expect(got).toEqual(oracle(text));
-    const reference = skippedRetags();
-    expect(parseElementsReference(text)).toEqual(got);
-    expect(skippedRetags()).toBe(reference);
-  });
-
-  it('parsing a text twice gives the same list (the skipped re-tags leave no state behind)', () => {
+  it('parsing a text twice gives the same list (a parse leaves no state behind)', () => {
     const texts = corpus.slice(0, 50);
     const first = texts.map(parseElements);
     expect(texts.map(parseElements)).toEqual(first);

@@ -104,12 +104,17 @@ function loadFailure(err: unknown, own: SelfResolution): string {
  * const scorer = await loadModuleScorer('mine', { module: './scorers/mine.js' }, dirname(configPath));
  * ```
  */
-export async function loadModuleScorer(name: string, options: z.input<typeof customScorerOptions>, configDir: string = process.cwd()): Promise<ScorerLike> {
+export async function loadModuleScorer(
+  name: string,
+  options: z.input<typeof customScorerOptions>,
+  configDir: string = process.cwd(),
+  selfResolution: () => SelfResolution = installSelfResolution,
+): Promise<ScorerLike> {
   const key = `scorers.${name}.module`;
   const file = isAbsolute(options.module) ? options.module : resolve(configDir, options.module);
   const problem = fileProblem(file, options.module);
   if (problem !== undefined) throw new ScorerModuleError(key, file, problem);
-  const own = installSelfResolution();
+  const own = selfResolution();
   let mod: Record<string, unknown>;
   try {
     mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;

@@ -8,6 +8,7 @@ import { agentTrajectoriesSchema } from '../trajectory/agent-expectations.js';
 import { createAgentTrajectoryScorer } from '../trajectory/agent-trajectory-scorer.js';
 import { createJudgeScorer, judgeScorerOptions } from './judge-scorer.js';
 import { customScorerOptions, loadModuleScorer } from './module-scorer.js';
+import { installSelfResolution, type SelfResolution } from './self-resolve.js';
 
 type Register = <O>(type: string, definition: ScorerTypeDefinition<O>) => void;
 
@@ -28,12 +29,16 @@ const agentTrajectoryOptions = z.strictObject({
  * ```
  */
 export function registerCustomScorerTypes(register: Register): void {
+  // The resolve hooks that let a module import tracejudge, installed by this registry on its first custom
+  // module and kept for the next ones (state of the registry these types are defined in, not of the module).
+  let selfResolution: SelfResolution | undefined;
+  const resolution = (): SelfResolution => (selfResolution ??= installSelfResolution());
   register('custom', {
     kind: 'judge',
     options: customScorerOptions,
     // A module's score range is its own.
     maxScore: () => undefined,
-    create: (o, ctx) => loadModuleScorer(ctx.name, o, ctx.configDir),
+    create: (o, ctx) => loadModuleScorer(ctx.name, o, ctx.configDir, resolution),
   });
   register('judge', {
     kind: 'judge',

@@ -20,11 +20,12 @@ export interface AsyncHooksData {
 }
 
 export const ASYNC_HOOKS_SOURCE = `
-let own;
+const registered = [];
 export function initialize(data) {
-  own = data;
+  registered.push(data);
 }
 export async function resolve(specifier, context, nextResolve) {
+  const own = registered[0];
   if (!own || (specifier !== own.name && !specifier.startsWith(own.name + '/'))) return nextResolve(specifier, context);
   try {
     return await nextResolve(specifier, context);

@@ -70,11 +70,10 @@ export function ownPackageJson(from: string = fileURLToPath(import.meta.url)): {
   }
 }
 
-/** The hooks are process-wide, so they are installed once per process (and per copy of this file). */
-let installed: SelfResolution | undefined;
-
 /**
- * Install the resolution hooks (once; later calls return the first result).
+ * Install the resolution hooks. Node's module hooks are process-wide and cannot be removed, so each call adds
+ * one more (equivalent) layer: the owner calls it once and keeps the result; the scorer registry does so for
+ * the custom modules it loads (src/scorers/custom/register.ts).
  *
  * @example
  * ```ts
@@ -83,13 +82,11 @@ let installed: SelfResolution | undefined;
  * ```
  */
 export function installSelfResolution(): SelfResolution {
-  if (installed) return installed;
   let own: { path: string; name: string };
   try {
     own = ownPackageJson();
   } catch {
-    installed = { mode: 'none', name: 'tracejudge' };
-    return installed;
+    return { mode: 'none', name: 'tracejudge' };
   }
   const packageJsonURL = pathToFileURL(own.path).href;
   const registerHooks = (nodeModule as { registerHooks?: RegisterHooks }).registerHooks;
@@ -102,8 +99,7 @@ export function installSelfResolution(): SelfResolution {
     nodeModule.register(`data:text/javascript,${encodeURIComponent(ASYNC_HOOKS_SOURCE)}`, { data });
     mode = 'import-only';
   }
-  installed = { mode, name: own.name, packageJson: own.path };
-  return installed;
+  return { mode, name: own.name, packageJson: own.path };
 }
 
 const NOT_FOUND: ReadonlySet<unknown> = new Set(['ERR_MODULE_NOT_FOUND', 'MODULE_NOT_FOUND']);
