@@ -156,6 +156,8 @@ export { includes, excludes, equals, matches, similarity, calledTool, didNotCall
 export { createAgentTrajectoryScorer } from './scorers/trajectory/agent-trajectory-scorer.js';
 export { agentTrajectorySchema } from './scorers/trajectory/agent-expectations.js';
 export { trajectoryFromSpans, trajectoryFromRun } from './scorers/trajectory/from-trace.js';
+export { extractTrajectoryFromTrace } from './scorers/trajectory/extract-from-trace.js';
+export type { SpanRecord, SpanRecordTime } from './scorers/trajectory/span-record.js';
 export {
   roundToTwoDecimals,
   isCloserTo,

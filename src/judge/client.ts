@@ -94,6 +94,7 @@ export function createJudgeClient(settings: JudgeClientSettings, options: JudgeC
           backoffInitialMs: settings.backoffInitialMs,
           backoffMaxMs: settings.backoffMaxMs,
           maxRetryAfterMs: settings.maxRetryAfterMs,
+          stream: settings.stream,
           model: provider.chat(modelId),
           modelId,
           provider: providerName,

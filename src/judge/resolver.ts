@@ -195,7 +195,15 @@ export class JudgeResolver {
 
   #policy(): JudgeCallPolicy {
     const j = this.judge;
-    return { temperature: j.temperature, timeoutMs: j.timeoutMs, maxRetries: j.maxRetries, backoffInitialMs: j.backoffInitialMs, backoffMaxMs: j.backoffMaxMs, maxRetryAfterMs: j.maxRetryAfterMs };
+    return {
+      temperature: j.temperature,
+      timeoutMs: j.timeoutMs,
+      maxRetries: j.maxRetries,
+      backoffInitialMs: j.backoffInitialMs,
+      backoffMaxMs: j.backoffMaxMs,
+      maxRetryAfterMs: j.maxRetryAfterMs,
+      stream: j.stream,
+    };
   }
 
   #wrap(model: ModelObject): JudgeModelPort {

@@ -1,11 +1,13 @@
 /**
  * How the judge decides whether and when to try an HTTP call again: 408 / 409 / 429 / 5xx and network
  * errors are retried with exponential backoff; `retry-after-ms` then `Retry-After` (seconds or HTTP date)
- * replace the backoff; OpenAI's `insufficient_quota` 429 is never retried.
+ * replace the backoff; OpenAI's `insufficient_quota` 429 is never retried. A streamed answer that broke
+ * after it began is a network error: nothing of it was used, so asking again is safe.
  */
 import { randomInt } from 'node:crypto';
 import type { APICallError } from 'ai';
 import { aiNow } from './ai-lazy.js';
+import { BrokenStreamError } from './stream-read.js';
 
 /** What one failed HTTP call means for the retry loop. */
 export type CallFailure =
@@ -47,8 +49,25 @@ export function retryAfterMs(headers: Record<string, string> | undefined, now: n
   return undefined;
 }
 
+/** The provider's code of an error event inside a stream: an `APICallError`, or the event's plain error object. */
+function streamErrorCode(cause: unknown): string | undefined {
+  if (aiNow().APICallError.isInstance(cause)) return providerCodeOf(cause);
+  if (cause === null || typeof cause !== 'object') return undefined;
+  const c = cause as { code?: unknown; type?: unknown };
+  const code = c.code ?? c.type;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** A broken answer stream is retried, unless its error event says the quota is exhausted. */
+function classifyBrokenStream(err: BrokenStreamError): CallFailure {
+  const providerCode = err.reason === 'error' ? streamErrorCode(err.cause) : undefined;
+  if (providerCode === 'insufficient_quota') return { retry: false, kind: 'quota', providerCode, message: err.message };
+  return { retry: true, ...(providerCode ? { providerCode } : {}), message: err.message };
+}
+
 /** Classify an error thrown by one AI SDK call made with `maxRetries: 0` (aborts are handled by the caller). */
 export function classifyCallError(err: unknown): CallFailure {
+  if (err instanceof BrokenStreamError) return classifyBrokenStream(err);
   if (aiNow().APICallError.isInstance(err)) {
     const status = err.statusCode;
     const providerCode = providerCodeOf(err);

@@ -61,6 +61,7 @@ export function resolveJudgeSettings(
     backoffInitialMs: section.backoffInitialMs,
     backoffMaxMs: section.backoffMaxMs,
     maxRetryAfterMs: section.maxRetryAfterMs,
+    stream: section.stream,
     concurrency: section.concurrency,
     providers: resolveProviderTable({ baseURL, apiKey }, env, section.providers, providers),
   };

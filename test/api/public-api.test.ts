@@ -23,6 +23,7 @@ describe('public API (the README, "Library")', () => {
       'parseModelString',
       'emptyRunWarning',
       'runExperiment',
+      'extractTrajectoryFromTrace',
     ]) {
       expect(typeof (api as Record<string, unknown>)[name], name).toBe('function');
     }

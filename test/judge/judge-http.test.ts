@@ -1,3 +1,8 @@
+/**
+ * The judge over real HTTP against the stub OpenAI-compatible server, with every reliability property
+ * checked twice: streamed answers (`judge.stream: true`, the default, as Mastra's client asks for them)
+ * and plain JSON answers (`judge.stream: false`). Faults only a stream can have are in judge-stream.test.ts.
+ */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createJudgeClient, JudgeError, resolveJudgeSettings, type JudgeClient, type JudgeSettings } from '../../src/judge/index.js';
@@ -11,7 +16,7 @@ const GOOD = { verdicts: [{ verdict: 'yes', reason: 'supported' }] };
 let stub: StubJudge;
 const clients: JudgeClient[] = [];
 
-function client(overrides: Partial<JudgeSettings> = {}): JudgeClient {
+function newClient(overrides: Partial<JudgeSettings> = {}): JudgeClient {
   const settings = resolveJudgeSettings(judgeSection.parse({}), { OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: stub.baseURL });
   const c = createJudgeClient({ ...settings, apiKey: API_KEY, backoffInitialMs: 10, backoffMaxMs: 50, ...overrides });
   clients.push(c);
@@ -42,7 +47,9 @@ afterAll(async () => {
   await stub.close();
 });
 
-describe('judge over real HTTP (stub OpenAI-compatible server)', () => {
+describe.each([{ stream: true }, { stream: false }])('judge over real HTTP (stub OpenAI-compatible server), stream: $stream', ({ stream }) => {
+  const client = (overrides: Partial<JudgeSettings> = {}): JudgeClient => newClient({ stream, ...overrides });
+
   it('sends a chat-completions structured-output request and parses the answer', async () => {
     stub.enqueue(reply.json(GOOD, { promptTokens: 120, completionTokens: 30 }));
     const res = await ask(client());
@@ -62,6 +69,10 @@ describe('judge over real HTTP (stub OpenAI-compatible server)', () => {
     expect(format?.type).toBe('json_schema');
     expect(format?.json_schema?.strict).toBe(false);
     expect(JSON.stringify(req?.jsonSchema)).toContain('verdicts');
+    // Streamed: `stream: true` with the usage chunk asked for, and the answer came as server-sent events.
+    expect(req?.stream).toBe(stream);
+    expect((req?.body?.stream_options as { include_usage?: boolean } | undefined)?.include_usage).toBe(stream ? true : undefined);
+    expect(req?.response).toMatchObject({ status: 200, sse: stream, whole: true });
   });
 
   it('honours Retry-After (seconds) on 429 and then succeeds', async () => {
@@ -177,6 +188,18 @@ describe('judge over real HTTP (stub OpenAI-compatible server)', () => {
     expect(stub.requests.filter((r) => r.user === 'QUOTA')).toHaveLength(1);
   });
 
+  it('releases its concurrency slot while it waits to retry', async () => {
+    // One slot. The first call is throttled for 400 ms; the second must get the slot during that wait.
+    stub.enqueue(reply.rateLimited(undefined, 400), reply.json(GOOD), reply.json(GOOD));
+    const c = client({ concurrency: 1 });
+    await Promise.all([ask(c, 'first'), ask(c, 'second')]);
+    expect(stub.requests.map((r) => r.user)).toEqual(['first', 'second', 'first']);
+    const [throttled, other, retried] = stub.requests.map((r) => r.receivedAt);
+    expect((other ?? 0) - (throttled ?? 0)).toBeLessThan(300);
+    expect((retried ?? 0) - (throttled ?? 0)).toBeGreaterThanOrEqual(350);
+    expect(stub.inFlight.max).toBe(1);
+  });
+
   it('limits calls in flight per judge model', async () => {
     stub.setScript(() => reply.slow(80, reply.json(GOOD)));
     const c = client({ concurrency: 2 });
@@ -192,7 +215,9 @@ describe('judge over real HTTP (stub OpenAI-compatible server)', () => {
     const res = await client().port().generateText({ model: undefined, instructions: 'Explain.', prompt: 'why', stepName: 'generateReason', scorerId: 's' });
     expect(res.text).toBe('The score is 1 because all claims are supported.');
     expect(res.usage.inputTokens).toBe(10);
+    expect(res.usage.outputTokens).toBe(9);
     expect(stub.requests[0]?.body?.response_format).toBeUndefined();
+    expect(stub.requests[0]?.response?.sse).toBe(stream);
   });
 
   it('never puts the API key in an error, even when the server echoes it', async () => {
@@ -214,6 +239,13 @@ describe('judge settings', () => {
   it('defaults to OpenAI and gpt-4o-mini, disabled without a key', () => {
     const s = resolveJudgeSettings(judgeSection.parse({}), {});
     expect(s).toMatchObject({ apiKey: undefined, baseURL: 'https://api.openai.com/v1', model: 'gpt-4o-mini' });
+  });
+  it('streams by default; judge.stream: false turns it off; anything but a boolean is refused', () => {
+    expect(resolveJudgeSettings({}, {}).stream).toBe(true);
+    expect(resolveJudgeSettings({ stream: false }, {}).stream).toBe(false);
+    const bad = judgeSection.safeParse({ stream: 'yes' });
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues[0]?.path).toEqual(['stream']);
   });
   it('config wins over the environment', () => {
     const s = resolveJudgeSettings(judgeSection.parse({ model: 'm', apiKey: 'cfgkey' }), { OPENAI_API_KEY: 'envkey', TRACEJUDGE_JUDGE_MODEL: 'x' });

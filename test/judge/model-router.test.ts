@@ -5,6 +5,8 @@
  * so a request landing at the wrong one is visible.
  */
 import { createOpenAI } from '@ai-sdk/openai';
+import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import { simulateReadableStream } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -151,22 +153,39 @@ describe('model router strings', () => {
     expect(a.requests[0]?.model).toBe('meta/llama-3');
   });
 
-  it('AI SDK model objects keep working (@ai-sdk/openai chat model, MockLanguageModelV3)', async () => {
+  it('AI SDK model objects keep working (@ai-sdk/openai chat model, MockLanguageModelV3), streamed or not', async () => {
     const r = resolver({});
     const chat = createOpenAI({ baseURL: a.baseURL, apiKey: OPENAI_KEY }).chat('gpt-4o');
     const res = await ask(r, chat);
     expect(res.modelId).toBe('gpt-4o');
     expect(a.requests[0]?.model).toBe('gpt-4o');
-    const mock = new MockLanguageModelV3({
-      doGenerate: () =>
-        Promise.resolve({
-          content: [{ type: 'text', text: '{"ok":false}' }],
-          finishReason: { unified: 'stop', raw: 'stop' },
-          usage: { inputTokens: { total: 3, noCache: 3, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 2, text: 2, reasoning: 0 } },
-          warnings: [],
-        }),
-    });
-    expect((await ask(r, mock)).object).toEqual({ ok: false });
+    expect(a.requests[0]?.stream).toBe(true);
+    const usage = { inputTokens: { total: 3, noCache: 3, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 2, text: 2, reasoning: 0 } };
+    const finishReason = { unified: 'stop', raw: 'stop' } as const;
+    // A model object is called as the judge.stream setting says: doStream by default, doGenerate with stream: false.
+    const mock = () =>
+      new MockLanguageModelV3({
+        doGenerate: () => Promise.resolve({ content: [{ type: 'text', text: '{"ok":false}' }], finishReason, usage, warnings: [] }),
+        doStream: () =>
+          Promise.resolve({
+            stream: simulateReadableStream<LanguageModelV3StreamPart>({
+              chunks: [
+                { type: 'stream-start', warnings: [] },
+                { type: 'text-start', id: '0' },
+                { type: 'text-delta', id: '0', delta: '{"ok":' },
+                { type: 'text-delta', id: '0', delta: 'false}' },
+                { type: 'text-end', id: '0' },
+                { type: 'finish', finishReason, usage },
+              ],
+            }),
+          }),
+      });
+    const streamed = mock();
+    expect((await ask(r, streamed)).object).toEqual({ ok: false });
+    expect([streamed.doStreamCalls.length, streamed.doGenerateCalls.length]).toEqual([1, 0]);
+    const plain = mock();
+    expect((await ask(resolver({}, { section: { stream: false } }), plain)).object).toEqual({ ok: false });
+    expect([plain.doStreamCalls.length, plain.doGenerateCalls.length]).toEqual([0, 1]);
   });
 });
 

@@ -57,6 +57,11 @@ export const judgeSection = z
     maxRetryAfterMs: z.number().int().min(0).default(60_000),
     /** Judge calls in flight at once, per judge model. */
     concurrency: z.number().int().positive().default(4),
+    /**
+     * Ask for answers as server-sent events (`stream: true`), as Mastra's client does; `false` for a gateway
+     * that does not stream. Either way an answer is used only once complete.
+     */
+    stream: z.boolean().default(true),
   })
   .superRefine((judge, ctx) => {
     const provider = judge.model === undefined ? undefined : providerOf(judge.model);

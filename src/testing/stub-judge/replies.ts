@@ -9,9 +9,24 @@ export interface StubUsage {
   completionTokens: number;
 }
 
+/**
+ * What a streamed answer does after its first `afterEvents` server-sent events (for chat completions the
+ * first event is the role chunk, then one per content delta, the finish chunk, the usage chunk when asked
+ * for, and `[DONE]`). A plain JSON answer is always sent whole.
+ * - `stall`: send nothing more and keep the connection open (the client's timeout must end it);
+ * - `cut`: drop the connection in the middle of the body;
+ * - `end`: end the body cleanly, without a finish chunk or `[DONE]`;
+ * - `error`: send an error event (`error`, default a `server_error`), as OpenAI does mid-stream, and end.
+ */
+export interface StreamFault {
+  afterEvents: number;
+  then: 'stall' | 'cut' | 'end' | 'error';
+  error?: { message: string; type?: string; code?: string | null };
+}
+
 /** What the stub answers to one request. `delayMs` holds the answer back (for timeouts and concurrency). */
 export type StubReply =
-  | { kind: 'content'; content: string; usage?: StubUsage; finishReason?: string; delayMs?: number }
+  | { kind: 'content'; content: string; usage?: StubUsage; finishReason?: string; delayMs?: number; streamFault?: StreamFault }
   | { kind: 'error'; status: number; body: unknown; headers?: Record<string, string>; delayMs?: number };
 
 /** Builders for the usual replies. */
@@ -66,5 +81,10 @@ export const reply = {
   /** The same reply, held back `delayMs` milliseconds. */
   slow(delayMs: number, inner: StubReply): StubReply {
     return { ...inner, delayMs };
+  },
+  /** The same content reply, broken by `fault` when it is streamed (see {@link StreamFault}). */
+  streamFault(fault: StreamFault, inner: StubReply): StubReply {
+    if (inner.kind !== 'content') throw new Error('stub judge: a stream fault needs a content reply');
+    return { ...inner, streamFault: fault };
   },
 };

@@ -7,17 +7,31 @@
  * the AI SDK's `streamText` send) gets the same scripted answer as server-sent events: for chat
  * completions, `chat.completion.chunk` deltas, a final chunk with the finish reason, a usage chunk when
  * `stream_options.include_usage` is set, then `data: [DONE]`; for responses, `response.created` …
- * `response.output_text.delta` … `response.completed`. Errors are plain JSON in every mode.
+ * `response.output_text.delta` … `response.completed`. Errors are plain JSON in every mode. A streamed
+ * answer can be broken on purpose after its first N events (stalled, cut, ended early, or an error event:
+ * `reply.streamFault`), and every request records how it was answered (`response`).
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { StubReply, StubUsage } from './replies.js';
+import type { StreamFault, StubReply, StubUsage } from './replies.js';
 import { responsesBody, responsesEvents, responsesJsonSchema, responsesMessages } from './responses-api.js';
+import { chatEvents, writeEvents } from './sse.js';
 
 /** One chat message as received. `content` is flattened to text. */
 export interface StubMessage {
   role: string;
   content: string;
+}
+
+/**
+ * How the stub answered a request: the status, whether as server-sent events (`text/event-stream`), the
+ * events written, and whether the answer went out whole (false for a stream fault).
+ */
+export interface StubResponse {
+  status: number;
+  sse: boolean;
+  events: number;
+  whole: boolean;
 }
 
 /** A request the stub received, kept for assertions. */
@@ -42,6 +56,8 @@ export interface StubRequest {
   stream: boolean;
   /** Which API was called: chat completions or responses. */
   api: 'chat' | 'responses';
+  /** How it was answered; undefined until the answer started (or when the client left before it). */
+  response?: StubResponse;
 }
 
 /** Decides the reply to a request (when the queue is empty). May be async. */
@@ -135,28 +151,16 @@ function completion(req: StubRequest, content: string, usage: StubUsage | undefi
 }
 
 /** The answer as server-sent events, in the chat-completions streaming format. */
-function sendStream(req: StubRequest, res: ServerResponse, content: string, usage: StubUsage | undefined, finishReason: string, chunkChars: number): void {
+function sendStream(req: StubRequest, res: ServerResponse, content: string, usage: StubUsage | undefined, finishReason: string, chunkChars: number, fault: StreamFault | undefined): void {
   if (res.writableEnded || res.destroyed) return;
-  const base = { id: `chatcmpl-stub-${req.index}`, object: 'chat.completion.chunk', created: Math.floor(req.receivedAt / 1000), model: req.model ?? 'stub' };
-  const event = (data: unknown): string => `data: ${JSON.stringify(data)}\n\n`;
-  const events: string[] = [event({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }] })];
-  for (let i = 0; i < content.length; i += chunkChars) {
-    events.push(event({ ...base, choices: [{ index: 0, delta: { content: content.slice(i, i + chunkChars) }, logprobs: null, finish_reason: null }] }));
-  }
-  events.push(event({ ...base, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: finishReason }] }));
   const options = req.body?.stream_options as { include_usage?: unknown } | undefined;
-  if (options?.include_usage === true) {
-    const full = completion(req, content, usage, finishReason) as { usage: unknown };
-    events.push(event({ ...base, choices: [], usage: full.usage }));
-  }
-  events.push('data: [DONE]\n\n');
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-  for (const e of events) res.write(e);
-  res.end();
+  const full = completion(req, content, usage, finishReason) as { usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } };
+  const frames = chatEvents({ index: req.index, receivedAt: req.receivedAt, model: req.model, content, finishReason, usage: options?.include_usage === true ? full.usage : undefined }, chunkChars);
+  req.response = { status: 200, sse: true, ...writeEvents(res, frames, 'chat', fault) };
 }
 
 /** The answer in the Responses API: one response object, or its events when streamed. */
-function sendResponses(req: StubRequest, res: ServerResponse, content: string, usage: StubUsage | undefined, finishReason: string, chunkChars: number): void {
+function sendResponses(req: StubRequest, res: ServerResponse, content: string, usage: StubUsage | undefined, finishReason: string, chunkChars: number, fault: StreamFault | undefined): void {
   if (res.writableEnded || res.destroyed) return;
   const answer = {
     index: req.index,
@@ -168,11 +172,10 @@ function sendResponses(req: StubRequest, res: ServerResponse, content: string, u
   };
   if (!req.stream) {
     send(res, 200, responsesBody(answer));
+    req.response = { status: 200, sse: false, events: 0, whole: true };
     return;
   }
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-  for (const frame of responsesEvents(answer, chunkChars)) res.write(frame);
-  res.end();
+  req.response = { status: 200, sse: true, ...writeEvents(res, responsesEvents(answer, chunkChars), 'responses', fault) };
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -205,10 +208,16 @@ export async function startStubJudge(options: StubJudgeOptions = {}): Promise<St
   const answer = async (req: StubRequest, res: ServerResponse): Promise<void> => {
     const next = queue.shift() ?? (await script(req));
     const deliver = (): void => {
-      if (next.kind === 'error') send(res, next.status, next.body, next.headers);
-      else if (req.api === 'responses') sendResponses(req, res, next.content, next.usage, next.finishReason ?? 'stop', chunkChars);
-      else if (req.stream) sendStream(req, res, next.content, next.usage, next.finishReason ?? 'stop', chunkChars);
-      else send(res, 200, completion(req, next.content, next.usage, next.finishReason ?? 'stop'));
+      if (res.writableEnded || res.destroyed) return;
+      if (next.kind === 'error') {
+        send(res, next.status, next.body, next.headers);
+        req.response = { status: next.status, sse: false, events: 0, whole: true };
+      } else if (req.api === 'responses') sendResponses(req, res, next.content, next.usage, next.finishReason ?? 'stop', chunkChars, next.streamFault);
+      else if (req.stream) sendStream(req, res, next.content, next.usage, next.finishReason ?? 'stop', chunkChars, next.streamFault);
+      else {
+        send(res, 200, completion(req, next.content, next.usage, next.finishReason ?? 'stop'));
+        req.response = { status: 200, sse: false, events: 0, whole: true };
+      }
     };
     if (next.delayMs && next.delayMs > 0) {
       const t = setTimeout(() => {

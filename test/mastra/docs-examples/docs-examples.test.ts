@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { relative } from 'node:path';
 import { docBlock, EXAMPLES_DIR, exampleFiles, importChanges, loadExample, originalOf, runExample, type ExampleRun, type LoadedExample } from './harness.js';
 import { ensureReference } from '../reference.js';
-import { JUDGE_KEY, startDocsJudge } from './judge.js';
+import { JUDGE_KEY, startDocsJudge, unstreamedRequests } from './judge.js';
 
 // Started before anything imports `@ai-sdk/openai` (see startDocsJudge): examples resolve tracejudge on demand.
 // The AI SDK warns on stderr that reasoning models ignore `temperature`; the examples use such model names.
@@ -210,6 +210,13 @@ const SPECS: Record<string, Spec> = {
     judge: false,
     check: (b) => expect(obj(b.run).output).toBeUndefined(),
   },
+  // An import block only: running it shows the names are tracejudge exports; they must be functions too.
+  'evals/scorer-utils.block-2.md': {
+    judge: false,
+    check: ((api: Record<string, unknown>) => () => {
+      for (const name of ['extractTrajectory', 'extractWorkflowTrajectory', 'extractTrajectoryFromTrace']) expect(api[name], name).toBeTypeOf('function');
+    })(await import('../../../src/index.js')),
+  },
   'evals/scorer-utils.block-20.md': {
     judge: false,
     check: (b) => expect(b.result).toMatchObject({ score: 1, totalSteps: 3, totalTokens: 300, overStepBudget: false, overTokenBudget: false, overDurationBudget: false, redundantCalls: [] }),
@@ -331,11 +338,6 @@ const LISTED: Record<string, { reason: string; fails: RegExp }> = {
   'evals/prompt-alignment.block-16.md': { reason: 'docs bug: as prompt-alignment block 13 (bare message array input)', fails: /user or system prompt is required/ },
   'evals/prompt-alignment.block-18.md': { reason: 'docs bug: as prompt-alignment block 13 (bare message array input)', fails: /user or system prompt is required/ },
   'evals/prompt-alignment.block-20.md': { reason: 'docs bug: as prompt-alignment block 13 (bare message array input)', fails: /user or system prompt is required/ },
-  'evals/scorer-utils.block-2.md': {
-    reason:
-      "needs Mastra's observability storage: extractTrajectoryFromTrace reads @mastra/core's SpanRecord rows from a Mastra store; tracejudge builds trajectories from OTel spans with trajectoryFromSpans instead",
-    fails: /does not provide an export named 'extractTrajectoryFromTrace'/,
-  },
   'legacy/hallucination.block-2.md': {
     reason: 'docs bug (Mastra 0.x docs): measure() is called with one `{ input, output }` object; the documented signature is measure(input, output)',
     fails: /HallucinationMetric\.measure\(input, output\): input must be a string/,
@@ -431,6 +433,8 @@ describe('Mastra docs examples', () => {
             expect(r.model ?? '').not.toMatch(/^openai\//);
             expect(r.headers.authorization).toBe(`Bearer ${JUDGE_KEY}`);
           }
+          // Streamed as Mastra's client streams: `stream: true` asked for, the answer whole as server-sent events.
+          expect(unstreamedRequests(requests)).toEqual([]);
         } else expect(requests).toEqual([]);
       });
     });

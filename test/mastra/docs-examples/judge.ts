@@ -11,6 +11,9 @@
  * - anything not scripted gets a value made from the schema ({@link fromSchema}): every field, arrays
  *   of one element, verdict-like strings `"yes"`, booleans `true`, numbers at their maximum (or 1). That is an
  *   "all good" verdict, enough for examples whose doc states no value.
+ *
+ * Every answer is streamed when the request asks for it (`stream: true`), as Mastra's client and tracejudge's
+ * judge (`judge.stream`, default on) do; {@link unstreamedRequests} names the requests that were not.
  */
 import { afterAll, beforeAll, vi } from 'vitest';
 import { reply, startStubJudge, type StubJudge, type StubReply, type StubRequest } from '../../../src/testing/stub-judge/index.js';
@@ -67,6 +70,19 @@ export function answerRequest(script: readonly ScriptedAnswer[], req: StubReques
   }
   const reason = script.find((a) => typeof a.answer === 'string' && applies(a)) ?? script.find((a) => typeof a.answer === 'string');
   return reply.text(typeof reason?.answer === 'string' ? reason.answer : 'The score is as computed because the scripted judge says so.');
+}
+
+/**
+ * The judge requests that were not streamed: each that did not ask for `stream: true`, or was not answered
+ * whole as server-sent events (`text/event-stream`), described in one line. Empty when every one was.
+ */
+export function unstreamedRequests(requests: readonly StubRequest[]): string[] {
+  return requests
+    .filter((r) => !(r.stream && r.response?.sse === true && r.response.whole))
+    .map((r) => {
+      const answered = !r.response ? 'not answered' : r.response.sse ? `${r.response.events} events, ${r.response.whole ? 'whole' : 'broken'}` : `JSON, status ${r.response.status}`;
+      return `${r.api} request ${r.index} (model ${r.model ?? '?'}): stream ${String(r.stream)}, ${answered}`;
+    });
 }
 
 /** The stub judge of a test file, with the environment pointing at it while the file's tests run. */

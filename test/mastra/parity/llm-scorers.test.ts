@@ -2,7 +2,7 @@
  * Parity of the LLM scorers: every LLM scorer both `@mastra/evals` 1.10.2 and tracejudge have, over the same
  * runs and options, with the same scripted judge replies. Both sides reach one stub OpenAI-compatible server on
  * 127.0.0.1 (src/testing/stub-judge): Mastra through its own model router (an OpenAI-compatible config with the
- * stub's URL; Mastra's client streams, so those requests are SSE), tracejudge through a model string
+ * stub's URL; Mastra's client streams, and so does tracejudge's judge: every request is SSE), tracejudge through a model string
  * `openai/...` resolved from `OPENAI_BASE_URL` / `OPENAI_API_KEY`. The stub answers from the request's content
  * (the schema's keys and a marker text of the scenario, see ../docs-examples/judge.ts), never from the order of
  * calls, so both sides get the same answer to the same question.
@@ -11,6 +11,7 @@
  * Mastra bugs of {@link MASTRA_BUGS} (each with its input in docs/mastra-compat.md, "Parity").
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { JUDGE_HEADER } from '../../../src/judge/self-mark.js';
 import { reply, startStubJudge, type StubJudge } from '../../../src/testing/stub-judge/index.js';
 import { answerRequest, type ScriptedAnswer } from '../docs-examples/judge.js';
 import { referenceUnsupported } from '../reference.js';
@@ -150,10 +151,14 @@ describe.skipIf(unsupported !== undefined)(`LLM scorers: tracejudge and @mastra/
     await stub?.close();
   });
 
-  it('reached the judge from both sides, Mastra streaming', () => {
+  it('reached the judge from both sides, both streaming', () => {
     const requests = stub?.requests ?? [];
-    expect(requests.some((r) => r.stream)).toBe(true);
-    expect(requests.some((r) => !r.stream)).toBe(true);
+    // tracejudge's judge marks its requests (src/judge/self-mark.ts); Mastra's do not carry the mark.
+    const ours = requests.filter((r) => r.headers[JUDGE_HEADER] === '1');
+    const theirs = requests.filter((r) => r.headers[JUDGE_HEADER] === undefined);
+    expect(ours.length).toBeGreaterThan(0);
+    expect(theirs.length).toBeGreaterThan(0);
+    expect(requests.every((r) => r.stream)).toBe(true);
     expect(requests.every((r) => r.model === 'gpt-4o-mini')).toBe(true);
   });
 

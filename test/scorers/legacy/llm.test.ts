@@ -36,7 +36,7 @@ describe('AnswerRelevancyMetric(model, { uncertaintyWeight, scale })', () => {
     const r = await new AnswerRelevancyMetric(model, { uncertaintyWeight: 0.3, scale: 1 }).measure('What is the capital of France?', 'Paris is the capital of France.');
     // (1 + 0.3) / 2 = 0.65.
     expect(r).toEqual({ score: 0.65, info: { reason: REASON } });
-    expect(model.doGenerateCalls).toHaveLength(3);
+    expect([model.doStreamCalls.length, model.doGenerateCalls.length]).toEqual([3, 0]); // streamed, the judge.stream default
     expect(promptOf(model, 0)).toContain('Paris is the capital of France.'); // the answer is split into statements
     expect(promptOf(model, 1)).toContain('What is the capital of France?'); // statements are judged against the question
   });
