@@ -3,7 +3,10 @@
  * the pipeline run (string code scorers) or the ingest path (OTLP/HTTP JSON) with node:inspector and
  * writes a .cpuprofile (summarise it with bench/profile-summary.ts).
  *
- *     node --import tsx bench/profile-pipeline.ts pipeline|pipeline-completeness|ingest-json|extract|kafka <out.cpuprofile>
+ *     node --import tsx bench/profile-pipeline.ts pipeline|pipeline-floor|pipeline-completeness|ingest-json|extract|kafka <out.cpuprofile>
+ *
+ * `PROFILE_WARMUP=N` first runs the same work N times unprofiled, so the profile shows a warm (JIT-compiled)
+ * service as a long-running `serve` is, instead of V8's warm-up; `PROFILE_ROUNDS=M` profiles M rounds (1).
  *
  * `kafka` needs the development broker (scripts/kafka/start.sh); it writes the topic before profiling and
  * profiles only the tracejudge consumer (Kafka source → assembler → pipeline).
@@ -28,10 +31,17 @@ if (what === 'kafka') {
   await admin.connect();
   await produceDataset(kafka, admin, ds, kafkaTopic);
 }
+const warmup = Number(process.env.PROFILE_WARMUP ?? '0');
 const session = new Session();
 session.connect();
 await session.post('Profiler.enable');
-await session.post('Profiler.start');
+const rounds = Number(process.env.PROFILE_ROUNDS ?? '1');
+for (let round = 0; round < warmup + rounds; round++) {
+  if (round === warmup) await session.post('Profiler.start');
+  await work();
+}
+
+async function work(): Promise<void> {
 if (what === 'pipeline-completeness') {
   const small = buildDataset(what, 400, 512, { seed: 98, messageSize: 'llm' });
   const { service } = await startProductService([...STRING_SCORERS, 'completeness'], '/dev/null');
@@ -39,6 +49,19 @@ if (what === 'pipeline-completeness') {
   await service.shutdown(Date.now() + 60_000);
 } else if (what === 'pipeline') {
   const { service } = await startProductService(STRING_SCORERS, '/dev/null');
+  await postAll(service.ports().http ?? 0, ds.proto, 'application/x-protobuf', 4, { maxRetries: 100, retryDelayMs: 20 });
+  await service.shutdown(Date.now() + 60_000);
+} else if (what === 'pipeline-floor') {
+  // The pipeline bench's floor: assembly and extraction, no scorers.
+  const config = benchConfig([], '/dev/null');
+  const service = await benchService(config, {
+    source: { kind: 'configured' },
+    handleTrace: (trace) => {
+      extractAgentRunContexts(trace, config.extract);
+      return Promise.resolve();
+    },
+  });
+  await service.start();
   await postAll(service.ports().http ?? 0, ds.proto, 'application/x-protobuf', 4, { maxRetries: 100, retryDelayMs: 20 });
   await service.shutdown(Date.now() + 60_000);
 } else if (what === 'ingest-json') {
@@ -58,6 +81,7 @@ if (what === 'pipeline-completeness') {
     for (const s of spans) byTrace.set(s.traceId, [...(byTrace.get(s.traceId) ?? []), s]);
     for (const [traceId, list] of byTrace) extractAgentRunContexts({ traceId, spans: list, logs: [], source: 'otlp' });
   }
+}
 }
 const { profile } = await session.post('Profiler.stop');
 writeFileSync(out, JSON.stringify(profile));

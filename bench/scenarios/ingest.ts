@@ -14,6 +14,7 @@ import type { Row } from '../lib/results.js';
 import { median, medianTimeMs, mib, percentile } from '../lib/stats.js';
 import type { BenchContext } from './context.js';
 import type { IngestChildResult } from './ingest-child.js';
+import { USE_DIST } from '../lib/use-dist-path.js';
 
 const CONCURRENCY = 4;
 
@@ -34,7 +35,7 @@ const CHILD = fileURLToPath(new URL('./ingest-child.ts', import.meta.url));
 async function fullPath(ds: Dataset, encoding: 'json' | 'protobuf'): Promise<PathRun> {
   const sentAtByTrace = new Map<string, number>();
   let answered = false;
-  const child = fork(CHILD, [], { execArgv: ['--import', 'tsx'], env: { ...process.env, TRACEJUDGE_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(CHILD, [], { execArgv: ['--import', 'tsx', '--import', USE_DIST], env: { ...process.env, TRACEJUDGE_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   try {
     const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`ingest-child exited ${String(code)} before answering`))));
     const next = <T>(type: string): Promise<T> =>

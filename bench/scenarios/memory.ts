@@ -6,13 +6,14 @@ import type { Row } from '../lib/results.js';
 import { mib } from '../lib/stats.js';
 import type { BenchContext } from './context.js';
 import type { MemoryResult } from './memory-child.js';
+import { USE_DIST } from '../lib/use-dist-path.js';
 
 const run = promisify(execFile);
 
 export async function memoryScenario(ctx: BenchContext): Promise<Row[]> {
   const traces = ctx.quick ? 15_000 : 100_000;
   const child = fileURLToPath(new URL('./memory-child.ts', import.meta.url));
-  const { stdout } = await run(process.execPath, ['--expose-gc', '--max-old-space-size=8192', '--import', 'tsx', child, String(traces)], {
+  const { stdout } = await run(process.execPath, ['--expose-gc', '--max-old-space-size=8192', '--import', 'tsx', '--import', USE_DIST, child, String(traces)], {
     maxBuffer: 1024 * 1024,
     env: { ...process.env, TRACEJUDGE_LOG_LEVEL: 'warn' },
   });

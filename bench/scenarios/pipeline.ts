@@ -151,9 +151,21 @@ async function completenessRounds(ds: Dataset): Promise<{ rounds: PipelineRun[];
 export async function pipelineScenario(ctx: BenchContext): Promise<Row[]> {
   const ds = buildDataset('pipeline', ctx.quick ? 1500 : 5000, 512, { seed: 99, messageSize: 'llm' });
   const small = buildDataset('pipeline-completeness', ctx.quick ? 150 : 400, 512, { seed: 98, messageSize: 'llm' });
-  const assembly = await runOnce(ds, [], false);
-  const none = await runOnce(ds, []);
-  const strings = await runOnce(ds, STRING_SCORERS);
+  // A long-running service is JIT-compiled: each configuration runs once untimed (V8's warm-up, a few
+  // seconds into `serve`), then three timed rounds interleaved (assembly, floor, strings, …) so that a change
+  // in the machine's load moves all three alike; each row is its median round.
+  const configs = [
+    { scorers: [] as readonly string[], extract: false },
+    { scorers: [] as readonly string[], extract: true },
+    { scorers: STRING_SCORERS, extract: true },
+  ] as const;
+  const cold = [];
+  for (const c of configs) cold.push(await runOnce(ds, c.scorers, c.extract));
+  const timed: PipelineRun[][] = [[], [], []];
+  for (let round = 0; round < 3; round++) for (const [i, c] of configs.entries()) timed[i]?.push(await runOnce(ds, c.scorers, c.extract));
+  const medianRun = (runs: PipelineRun[]): PipelineRun => [...runs].sort((a, b) => a.spansPerS - b.spansPerS)[1] as PipelineRun;
+  const [assembly, none, strings] = timed.map(medianRun) as [PipelineRun, PipelineRun, PipelineRun];
+  const rates = (runs: PipelineRun[] | undefined): string => (runs ?? []).map((r) => Math.round(r.spansPerS).toLocaleString('en-US')).join(', ');
   // Small and set by its few cache misses, so noisy: the median of three rounds on one running service (its
   // parse workers warm, as in a running `serve`), each round with fresh trace ids and the element cache cleared.
   const { rounds, completenessTexts } = await completenessRounds(small);
@@ -191,6 +203,7 @@ export async function pipelineScenario(ctx: BenchContext): Promise<Row[]> {
     rows.push({ scenario, metric: `${label}: score records written`, value: run.records });
   }
   ctx.notes.push(
+    `Pipeline rounds (spans/s, in order): assembly ${rates(timed[0])}; floor ${rates(timed[1])}; 4 string scorers ${rates(timed[2])}. The untimed first runs (V8 warm-up included, as these rows were measured up to b3065a5): assembly ${Math.round(cold[0]?.spansPerS ?? 0).toLocaleString('en-US')}, floor ${Math.round(cold[1]?.spansPerS ?? 0).toLocaleString('en-US')}, 4 string scorers ${Math.round(cold[2]?.spansPerS ?? 0).toLocaleString('en-US')} spans/s.`,
     'Pipeline: the product service (`buildService` building scorers, sampling policy with default rate 1 and the JSONL emitter from config, as `tracejudge serve` does; the floor row swaps the pipeline for an extraction-only handler, the assembly row for a handler that does nothing), protobuf requests of ~512 spans, 4 in flight, decisionWaitMs 0. Latency is from sending the request that carried the trace to the pipeline handing its records to the emitter. Completeness is measured on a smaller set because it costs ~7 ms per run parsed (compromise).',
     `Pipeline completeness row: median of 3 rounds (${roundRates} spans/s in order), each on the same running service with fresh trace ids and the element cache cleared (one untimed round first); in each round it served ${completenessTexts.hits} of ${completenessTexts.all} texts: the generated traces replicate fixture templates, so most texts recur; with unique texts every run pays the parse (see the scorer engine cache-off row); before the cache this row measured 1,374 spans/s (bench/RESULTS.md at 23684e8).`,
   );

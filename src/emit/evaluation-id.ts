@@ -3,17 +3,22 @@
  * `evaluationId`, and therefore the same carrier span id, so a replay (Kafka redelivery, a rerun of
  * `tracejudge score`) produces duplicates a backend can recognise instead of new spans.
  */
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
+
+/**
+ * SHA-256 of a string as lowercase hex. `crypto.hash` (Node ≥ 20.12) is one call without a Hash object, about
+ * three times faster for short inputs; one id is made per evaluation, on the hot path. Older Node 20 releases
+ * take `createHash`.
+ */
+const sha256Hex: (text: string) => string =
+  typeof crypto.hash === 'function' ? (text) => crypto.hash('sha256', text, 'hex') : (text) => crypto.createHash('sha256').update(text, 'utf8').digest('hex');
 
 /**
  * The evaluation id of `scorer` applied to the agent run span `spanId` of trace `traceId`:
  * 32 lowercase hex chars, the first 16 bytes of SHA-256(`<traceId>/<spanId>/<scorer>`), ids lowercased first.
  */
 export function evaluationIdFor(traceId: string, spanId: string, scorer: string): string {
-  return createHash('sha256')
-    .update(`${traceId.toLowerCase()}/${spanId.toLowerCase()}/${scorer}`, 'utf8')
-    .digest('hex')
-    .slice(0, 32);
+  return sha256Hex(`${traceId.toLowerCase()}/${spanId.toLowerCase()}/${scorer}`).slice(0, 32);
 }
 
 /**
@@ -22,7 +27,7 @@ export function evaluationIdFor(traceId: string, spanId: string, scorer: string)
  * and if those are zero too the last byte is set to 1.
  */
 export function carrierSpanIdFor(evaluationId: string): string {
-  const digest = createHash('sha256').update(evaluationId, 'utf8').digest('hex');
+  const digest = sha256Hex(evaluationId);
   const zero = '0000000000000000';
   const first = digest.slice(0, 16);
   if (first !== zero) return first;

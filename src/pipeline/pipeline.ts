@@ -158,6 +158,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   const byName = new Map(options.scorers.map((s) => [s.name, s]));
   const selfRun = options.isSelfRun ?? isSelfRun;
   const judgeScorers = options.scorers.filter((s) => s.kind === 'judge');
+  const needsTrajectory = options.scorers.some((s) => s.input === 'trajectory');
   const queue = new WorkQueue(Math.max(1, options.judgeConcurrency), Math.max(1, options.maxQueuedJudgeEvaluations));
   const observers = options.observers ?? [];
   const observerFailures = new ThrottledLog(log, 'a run observer failed; it is ignored');
@@ -251,7 +252,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     const codeScores: Record<string, number> = {};
     // One policy per run, so a hot reload never splits a run's decisions between two configs.
     const policy = options.policy?.();
-    const trajectory = options.trajectoryOf?.(context, traceSpans);
+    // Only trajectory scorers read the trajectory; building it walks the run's spans again.
+    const trajectory = needsTrajectory ? options.trajectoryOf?.(context, traceSpans) : undefined;
     const common: CommonArgs = { context, source, trajectory };
     // Code scorers first: cheap, and their scores feed `boost` rules of the judge scorers.
     const signals = options.signalScorers?.();

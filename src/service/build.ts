@@ -20,24 +20,15 @@ import type { Emitter } from '../emit/emitter.js';
 import { FanoutEmitter } from '../emit/fanout.js';
 import { errorMessage } from '../errors.js';
 import { TraceAssembler, type TraceHandler } from '../ingest/assembler.js';
-import { createDatasetSource, type DatasetItem, type DatasetSource } from '../ingest/files/dataset-source.js';
-import { createFileSource } from '../ingest/files/file-source.js';
-import { createOtlpGrpcReceiver } from '../ingest/grpc/receiver.js';
-import { createOtlpHttpReceiver } from '../ingest/http/receiver.js';
+import type { DatasetItem, DatasetSource } from '../ingest/files/dataset-source.js';
 import type { KafkaReplayOptions } from '../ingest/kafka/replay.js';
 import type { KafkaSource } from '../ingest/kafka/source.js';
-import { OtlpIngest } from '../ingest/otlp/ingest.js';
-import { InFlightBudget, type OtlpReceiver } from '../ingest/otlp/receiver.js';
-import { replayWal } from '../ingest/wal/replay.js';
-import { WriteAheadLog } from '../ingest/wal/log.js';
-import { loadLiveAssets } from '../live/assets.js';
-import { LiveRing } from '../live/ring.js';
-import { liveRoutes } from '../live/routes.js';
+import type { OtlpReceiver } from '../ingest/otlp/receiver.js';
+import type { LiveRing } from '../live/ring.js';
 import { createPipeline, pipelineOptionsFromConfig, type Pipeline, type RunObserver } from '../pipeline/pipeline.js';
 import { boostSignalScorers } from '../sampling/boost-signals.js';
 import { PolicyHolder } from '../sampling/holder.js';
 import { createSamplingPolicy } from '../sampling/policy.js';
-import { watchConfig } from '../sampling/reload.js';
 import type { ElementCache } from '../scorers/code/completeness/element-cache.js';
 import type { ConfiguredScorer } from '../scorers/descriptor.js';
 import { trajectoryFromRun } from '../scorers/trajectory/from-trace.js';
@@ -137,14 +128,15 @@ export async function buildService(config: Config, settings: Settings, options: 
   // The live page's ring (serve, demo): every scored run, in memory only, served on the metrics listener.
   const live =
     !options.handleTrace && options.source.kind === 'configured' && config.live.enabled
-      ? new LiveRing({
+      ? new (await import('../live/ring.js')).LiveRing({
           config: config.live,
           now: settings.now,
           scorers: built.scorers.map((s) => ({ name: s.name, kind: s.kind, threshold: s.threshold, direction: s.direction })),
           ...(built.economics ? { economics: built.economics } : {}),
         })
       : undefined;
-  const liveAssets = live && settings.meters.prometheus ? await loadLiveAssets() : undefined;
+  const liveAssets = live && settings.meters.prometheus ? await (await import('../live/assets.js')).loadLiveAssets() : undefined;
+  const liveRoutes = live && liveAssets ? (await import('../live/routes.js')).liveRoutes({ ring: live, assets: liveAssets, bearerToken: config.sources.otlp.auth.bearerToken }) : {};
   const observers: RunObserver[] = [...(live ? [live] : []), ...(options.observers ?? [])];
   const pipeline = options.handleTrace
     ? undefined
@@ -181,6 +173,13 @@ export async function buildService(config: Config, settings: Settings, options: 
   let dataset: DatasetSource | undefined;
   const plan = options.source;
   if (plan.kind === 'configured') {
+    // What only `serve` (and the demo) runs is loaded here: receivers, gRPC, the write-ahead log.
+    const [{ OtlpIngest }, { InFlightBudget }, { WriteAheadLog }, { replayWal }] = await Promise.all([
+      import('../ingest/otlp/ingest.js'),
+      import('../ingest/otlp/receiver.js'),
+      import('../ingest/wal/log.js'),
+      import('../ingest/wal/replay.js'),
+    ]);
     const otlp = config.sources.otlp;
     const wal = otlp.wal.enabled ? new WriteAheadLog(otlp.wal, settings) : undefined;
     const ingest = new OtlpIngest({ sink: assembler, wal, settings });
@@ -202,10 +201,12 @@ export async function buildService(config: Config, settings: Settings, options: 
     // One budget for the request bytes both receivers hold at once (sources.otlp.maxInFlightBytes).
     const budget = new InFlightBudget(otlp.maxInFlightBytes);
     if (otlp.http.enabled) {
+      const { createOtlpHttpReceiver } = await import('../ingest/http/receiver.js');
       const { host, port, maxBodyBytes, bodyTimeoutMs, keepAliveTimeoutMs } = otlp.http;
       receivers.push({ name: 'http', receiver: createOtlpHttpReceiver({ host, port, maxBodyBytes, bodyTimeoutMs, keepAliveTimeoutMs, budget, bearerToken, ingest, settings, isReady }) });
     }
     if (otlp.grpc.enabled) {
+      const { createOtlpGrpcReceiver } = await import('../ingest/grpc/receiver.js');
       const { host, port, maxMessageBytes, maxConcurrentStreams, messageTimeoutMs, keepaliveTimeMs, keepaliveTimeoutMs, maxConnectionIdleMs, maxConnectionAgeMs } = otlp.grpc;
       const limits = { maxMessageBytes, maxConcurrentStreams, messageTimeoutMs, keepaliveTimeMs, keepaliveTimeoutMs, maxConnectionIdleMs, maxConnectionAgeMs };
       receivers.push({ name: 'grpc', receiver: createOtlpGrpcReceiver({ host, port, ...limits, budget, bearerToken, ingest, settings }) });
@@ -222,6 +223,7 @@ export async function buildService(config: Config, settings: Settings, options: 
   } else if (plan.kind === 'manual') {
     finite.push(never);
   } else if (plan.kind === 'files') {
+    const { createFileSource } = await import('../ingest/files/file-source.js');
     const files = graph.add(createFileSource({ paths: plan.paths, sink: assembler, settings, ...(plan.stdin ? { stdin: plan.stdin } : {}) }), [assembler]);
     finite.push(files.done);
   } else if (plan.kind === 'kafka-replay') {
@@ -233,6 +235,7 @@ export async function buildService(config: Config, settings: Settings, options: 
   } else {
     const scorePipeline = pipeline;
     if (!scorePipeline) throw new Error('a dataset needs the scoring pipeline');
+    const { createDatasetSource } = await import('../ingest/files/dataset-source.js');
     dataset = graph.add(
       createDatasetSource({ file: plan.file, items: plan.items, concurrency: config.judge.concurrency, score: (c) => scorePipeline.scoreRuns(c, 'file'), now: settings.now }),
       [scorePipeline],
@@ -243,6 +246,7 @@ export async function buildService(config: Config, settings: Settings, options: 
   // Hot reload of the sampling policy (other sections take effect at the next start).
   const configPath = options.configPath;
   if (configPath && (options.watchConfig ?? plan.kind === 'configured')) {
+    const { watchConfig } = await import('../sampling/reload.js');
     let watcher: ReturnType<typeof watchConfig> | undefined;
     const reloader = component('config-watcher', {
       start() {
@@ -276,7 +280,7 @@ export async function buildService(config: Config, settings: Settings, options: 
     routes: {
       '/healthz': health(() => true),
       '/readyz': health(() => running && !stopping),
-      ...(live && liveAssets ? liveRoutes({ ring: live, assets: liveAssets, bearerToken: config.sources.otlp.auth.bearerToken }) : {}),
+      ...liveRoutes,
     },
     logger: settings.logger,
   });

@@ -17,26 +17,9 @@ export interface LlmScorer {
   getSteps(): StepInfo[];
 }
 type ScorerLike = LlmScorer;
-import { createAnswerRelevancyScorer } from './answer-relevancy/index.js';
-import { createAnswerSimilarityScorer } from './answer-similarity/index.js';
-import { createBiasScorer } from './bias/index.js';
-import { createContextPositionScorer } from './context-position/index.js';
-import { createContextPrecisionScorer } from './context-precision/index.js';
-import { createContextRecallScorer } from './context-recall/index.js';
-import { createContextRelevanceScorerLLM } from './context-relevance/index.js';
-import { createFaithfulnessScorer } from './faithfulness/index.js';
-import { createHallucinationScorer } from './hallucination/index.js';
-import { createMultiTurnJudgeScorer } from './multi-turn-judge/index.js';
-import { createNoiseSensitivityScorerLLM } from './noise-sensitivity/index.js';
-import { createPromptAlignmentScorerLLM } from './prompt-alignment/index.js';
-import { createRubricScorer } from './rubric/index.js';
+// Each type's implementation (prompts, schemas, steps) is imported when a scorer of that type is built: a
+// service or command that configures none of them never loads them.
 import { liveContext } from './shared.js';
-import { createSummarizationScorer } from './summarization/index.js';
-import { createToolCallAccuracyScorerLLM } from './tool-call-accuracy/index.js';
-import { createToxicityScorer } from './toxicity/index.js';
-import { createGoalScorer } from './goal/index.js';
-import { createClassifierScorer } from './classifier/index.js';
-import { createTrajectoryAccuracyScorerLLM } from './trajectory-accuracy/index.js';
 
 /** What a factory receives from the registry. */
 export interface LlmFactoryContext {
@@ -47,7 +30,7 @@ export interface LlmFactoryContext {
 /** `ScorerRegistry.define`, structurally. */
 export type RegisterLlmType = (
   type: string,
-  definition: { kind: 'judge'; direction: 'higher' | 'lower'; options: z.ZodType; needsGroundTruth?: boolean; create(options: never, context: LlmFactoryContext): ScorerLike },
+  definition: { kind: 'judge'; direction: 'higher' | 'lower'; options: z.ZodType; needsGroundTruth?: boolean; create(options: never, context: LlmFactoryContext): Promise<ScorerLike> },
 ) => void;
 
 const scale = z.number().positive().optional();
@@ -77,20 +60,20 @@ const LOWER_IS_BETTER: ReadonlySet<string> = new Set(['hallucination', 'toxicity
  * ```
  */
 export function registerLlmScorerTypes(register: RegisterLlmType): void {
-  const judge = <S extends z.ZodType>(type: string, options: S, create: (o: z.output<S>, model: unknown) => ScorerLike, needsGroundTruth = false): void => {
+  const judge = <S extends z.ZodType>(type: string, options: S, create: (o: z.output<S>, model: unknown) => Promise<ScorerLike>, needsGroundTruth = false): void => {
     register(type, { kind: 'judge', direction: LOWER_IS_BETTER.has(type) ? 'lower' : 'higher', options, needsGroundTruth, create: ((o: z.output<S>, ctx: LlmFactoryContext) => create(o, modelOf(ctx, type))) });
   };
-  judge('hallucination', z.strictObject({ scale, context }), (o, model) =>
-    createHallucinationScorer({ model, options: { ...(o.scale ? { scale: o.scale } : {}), getContext: live(o.context) } }),
+  judge('hallucination', z.strictObject({ scale, context }), async (o, model) =>
+    (await import('./hallucination/index.js')).createHallucinationScorer({ model, options: { ...(o.scale ? { scale: o.scale } : {}), getContext: live(o.context) } }),
   );
-  judge('faithfulness', z.strictObject({ scale, context }), (o, model) =>
-    createFaithfulnessScorer({ model, options: { ...(o.scale ? { scale: o.scale } : {}), getContext: live(o.context) } }),
+  judge('faithfulness', z.strictObject({ scale, context }), async (o, model) =>
+    (await import('./faithfulness/index.js')).createFaithfulnessScorer({ model, options: { ...(o.scale ? { scale: o.scale } : {}), getContext: live(o.context) } }),
   );
-  judge('answer-relevancy', z.strictObject({ scale, uncertaintyWeight: z.number().min(0).max(1).optional() }), (o, model) =>
-    createAnswerRelevancyScorer({ model, options: o }),
+  judge('answer-relevancy', z.strictObject({ scale, uncertaintyWeight: z.number().min(0).max(1).optional() }), async (o, model) =>
+    (await import('./answer-relevancy/index.js')).createAnswerRelevancyScorer({ model, options: o }),
   );
-  judge('context-precision', z.strictObject({ scale, context }), (o, model) =>
-    createContextPrecisionScorer({ model, options: { ...(o.scale ? { scale: o.scale } : {}), getContext: live(o.context) } }),
+  judge('context-precision', z.strictObject({ scale, context }), async (o, model) =>
+    (await import('./context-precision/index.js')).createContextPrecisionScorer({ model, options: { ...(o.scale ? { scale: o.scale } : {}), getContext: live(o.context) } }),
   );
   judge(
     'context-relevance',
@@ -101,21 +84,21 @@ export function registerLlmScorerTypes(register: RegisterLlmType): void {
         .strictObject({ unusedHighRelevanceContext: z.number().min(0).optional(), missingContextPerItem: z.number().min(0).optional(), maxMissingContextPenalty: z.number().min(0).optional() })
         .optional(),
     }),
-    (o, model) =>
-      createContextRelevanceScorerLLM({ model, options: { ...(o.scale ? { scale: o.scale } : {}), ...(o.penalties ? { penalties: o.penalties } : {}), getContext: live(o.context) } }),
+    async (o, model) =>
+      (await import('./context-relevance/index.js')).createContextRelevanceScorerLLM({ model, options: { ...(o.scale ? { scale: o.scale } : {}), ...(o.penalties ? { penalties: o.penalties } : {}), getContext: live(o.context) } }),
   );
-  judge('context-position', z.strictObject({ scale, context }), (o, model) =>
-    createContextPositionScorer({ model, options: { ...(o.scale ? { scale: o.scale } : {}), getContext: live(o.context) } }),
+  judge('context-position', z.strictObject({ scale, context }), async (o, model) =>
+    (await import('./context-position/index.js')).createContextPositionScorer({ model, options: { ...(o.scale ? { scale: o.scale } : {}), getContext: live(o.context) } }),
   );
   judge(
     'context-recall',
     z.strictObject({ scale, context }),
-    (o, model) => createContextRecallScorer({ model, options: { ...(o.scale ? { scale: o.scale } : {}), getContext: live(o.context) } }),
+    async (o, model) => (await import('./context-recall/index.js')).createContextRecallScorer({ model, options: { ...(o.scale ? { scale: o.scale } : {}), getContext: live(o.context) } }),
     true,
   );
-  judge('toxicity', z.strictObject({ scale }), (o, model) => createToxicityScorer({ model, options: o }));
-  judge('goal', z.strictObject({ goal: z.string().min(1).optional() }), (o, model) =>
-    createGoalScorer({ judgeModel: model, options: o.goal !== undefined ? { goal: o.goal } : {} }),
+  judge('toxicity', z.strictObject({ scale }), async (o, model) => (await import('./toxicity/index.js')).createToxicityScorer({ model, options: o }));
+  judge('goal', z.strictObject({ goal: z.string().min(1).optional() }), async (o, model) =>
+    (await import('./goal/index.js')).createGoalScorer({ judgeModel: model, options: o.goal !== undefined ? { goal: o.goal } : {} }),
   );
   const unit = z.number().min(0).max(1);
   judge(
@@ -128,9 +111,9 @@ export function registerLlmScorerTypes(register: RegisterLlmType): void {
         z.strictObject({ type: z.literal('probability') }),
       ]),
     }),
-    (o, model) => createClassifierScorer({ model, options: o }),
+    async (o, model) => (await import('./classifier/index.js')).createClassifierScorer({ model, options: o }),
   );
-  judge('bias', z.strictObject({ scale }), (o, model) => createBiasScorer({ model, options: o }));
+  judge('bias', z.strictObject({ scale }), async (o, model) => (await import('./bias/index.js')).createBiasScorer({ model, options: o }));
   judge(
     'prompt-alignment',
     z.strictObject({
@@ -138,10 +121,10 @@ export function registerLlmScorerTypes(register: RegisterLlmType): void {
       evaluationMode: z.enum(['user', 'system', 'both']).optional(),
       includeConversationHistory: z.union([z.boolean(), z.strictObject({ maxMessages: z.number().int().positive().optional() })]).optional(),
     }),
-    (o, model) => createPromptAlignmentScorerLLM({ model, options: o }),
+    async (o, model) => (await import('./prompt-alignment/index.js')).createPromptAlignmentScorerLLM({ model, options: o }),
   );
-  judge('tool-call-accuracy', z.strictObject({ availableTools: z.array(z.strictObject({ id: z.string().min(1), description: z.string().optional() })).optional() }), (o, model) =>
-    createToolCallAccuracyScorerLLM({ model, availableTools: o.availableTools ?? [] }),
+  judge('tool-call-accuracy', z.strictObject({ availableTools: z.array(z.strictObject({ id: z.string().min(1), description: z.string().optional() })).optional() }), async (o, model) =>
+    (await import('./tool-call-accuracy/index.js')).createToolCallAccuracyScorerLLM({ model, availableTools: o.availableTools ?? [] }),
   );
   judge(
     'answer-similarity',
@@ -154,16 +137,16 @@ export function registerLlmScorerTypes(register: RegisterLlmType): void {
       contradictionPenalty: z.number().min(0).optional(),
       extraInfoPenalty: z.number().min(0).optional(),
     }),
-    (o, model) => createAnswerSimilarityScorer({ model, options: o }),
+    async (o, model) => (await import('./answer-similarity/index.js')).createAnswerSimilarityScorer({ model, options: o }),
     true,
   );
   judge(
     'noise-sensitivity',
     z.strictObject({ baselineResponse: z.string().min(1), noisyQuery: z.string().min(1), noiseType: z.string().optional() }),
-    (o, model) => createNoiseSensitivityScorerLLM({ model, options: o }),
+    async (o, model) => (await import('./noise-sensitivity/index.js')).createNoiseSensitivityScorerLLM({ model, options: o }),
   );
-  judge('summarization', z.strictObject({ scale, source: z.string().optional(), maxQuestions: z.number().int().min(1).optional() }), (o, model) =>
-    createSummarizationScorer({ model, options: o }),
+  judge('summarization', z.strictObject({ scale, source: z.string().optional(), maxQuestions: z.number().int().min(1).optional() }), async (o, model) =>
+    (await import('./summarization/index.js')).createSummarizationScorer({ model, options: o }),
   );
   judge(
     'rubric',
@@ -171,12 +154,12 @@ export function registerLlmScorerTypes(register: RegisterLlmType): void {
       scale,
       criteria: z.union([z.string(), z.array(z.strictObject({ id: z.string().optional(), description: z.string().min(1), required: z.boolean().optional() }))]).optional(),
     }),
-    (o, model) => createRubricScorer({ model, ...(o.criteria ? { criteria: o.criteria } : {}), options: o.scale ? { scale: o.scale } : {} }),
+    async (o, model) => (await import('./rubric/index.js')).createRubricScorer({ model, ...(o.criteria ? { criteria: o.criteria } : {}), options: o.scale ? { scale: o.scale } : {} }),
   );
-  judge('multi-turn-judge', z.strictObject({ scale, criterion: z.string().min(1) }), (o, model) =>
-    createMultiTurnJudgeScorer({ model, criterion: o.criterion, options: o.scale ? { scale: o.scale } : {} }),
+  judge('multi-turn-judge', z.strictObject({ scale, criterion: z.string().min(1) }), async (o, model) =>
+    (await import('./multi-turn-judge/index.js')).createMultiTurnJudgeScorer({ model, criterion: o.criterion, options: o.scale ? { scale: o.scale } : {} }),
   );
-  judge('trajectory-accuracy', z.strictObject({ expectedTrajectory: z.array(z.looseObject({ name: z.string().min(1), stepType: z.string().optional() })).optional() }), (o, model) =>
-    createTrajectoryAccuracyScorerLLM({ model, ...(o.expectedTrajectory ? { expectedTrajectory: o.expectedTrajectory } : {}) }),
+  judge('trajectory-accuracy', z.strictObject({ expectedTrajectory: z.array(z.looseObject({ name: z.string().min(1), stepType: z.string().optional() })).optional() }), async (o, model) =>
+    (await import('./trajectory-accuracy/index.js')).createTrajectoryAccuracyScorerLLM({ model, ...(o.expectedTrajectory ? { expectedTrajectory: o.expectedTrajectory } : {}) }),
   );
 }

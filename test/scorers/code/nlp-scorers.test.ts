@@ -57,6 +57,39 @@ describe('textual difference (§5.2)', () => {
     expect(lcsLength('abcde', 'ace')).toBe(3);
     expect(lcsLength('', 'x')).toBe(0);
   });
+
+  /** The textbook O(|a|·|b|) table, the independent reference for the bit-parallel lcsLength. */
+  function lcsTable(a: string, b: string): number {
+    const t: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+    for (let i = 1; i <= a.length; i++) {
+      for (let j = 1; j <= b.length; j++) {
+        t[i]![j] = a[i - 1] === b[j - 1] ? t[i - 1]![j - 1]! + 1 : Math.max(t[i - 1]![j]!, t[i]![j - 1]!);
+      }
+    }
+    return t[a.length]![b.length]!;
+  }
+
+  it('lcsLength equals the dynamic programme on 3,000 seeded pairs (1 to 200 units, word boundaries, shared ends, surrogates)', () => {
+    let seed = 7;
+    const next = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const alphabets = ['ab', 'abc ', 'abcdefghijklmnopqrstuvwxyz ', 'aé😀 x'];
+    const text = (alphabet: string, n: number): string => {
+      let out = '';
+      for (let i = 0; i < n; i++) out += alphabet[Math.floor(next() * alphabet.length)];
+      return out;
+    };
+    let checked = 0;
+    for (let k = 0; k < 3000; k++) {
+      const alphabet = alphabets[k % alphabets.length] as string;
+      const lengths = [1, 5, 31, 32, 33, 63, 64, 65, 100, 200];
+      const a = text(alphabet, lengths[Math.floor(next() * lengths.length)] as number);
+      let b = text(alphabet, lengths[Math.floor(next() * lengths.length)] as number);
+      if (k % 5 === 0) b = a.slice(0, 10) + b + a.slice(-7);
+      expect(lcsLength(a, b), `${JSON.stringify(a)} / ${JSON.stringify(b)}`).toBe(lcsTable(a, b));
+      checked++;
+    }
+    expect(checked).toBe(3000);
+  });
 });
 
 describe('keyword coverage (§5.3)', () => {
