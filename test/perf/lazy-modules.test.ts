@@ -3,6 +3,7 @@
  * service with the embedded default scorers loads neither `compromise` (completeness, grounding), nor the
  * AI SDK (`ai`, `@ai-sdk/openai`: judge scorers), nor `kafkajs` (Kafka source or emit), and starts no
  * completeness workers. Each case runs in a fresh process with a preload that records every package loaded.
+ * The offline `extract` command loads no scorer implementation and nothing only `serve` needs.
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -64,4 +65,20 @@ describe('lazy loading of heavy modules', () => {
     expect(parsed.pool).toBeNull();
     expect(parsed.packages).toContain('compromise');
   }, 120_000);
+
+  it('extract (the built CLI) loads no scorer implementation, no gRPC and no OpenTelemetry exporter', async () => {
+    const fixture = fileURLToPath(new URL('../fixtures/traces/aisdk6-two-tools.json', import.meta.url));
+    const script = `
+      process.argv = [process.argv[0], 'tracejudge', 'extract', ${JSON.stringify(fixture)}];
+      const exit = process.exit;
+      process.exit = (code) => { process.stderr.write('\\nPACKAGES ' + JSON.stringify(globalThis.__loadedPackages()) + '\\n'); exit(code); };
+      await import('./dist/cli/main.js');
+    `;
+    const { stdout, stderr } = await run(process.execPath, ['--import', PRELOAD, '--input-type=module', '-e', script], { cwd: ROOT, env: { ...process.env, TRACEJUDGE_LOG_LEVEL: 'silent' }, timeout: 60_000 });
+    expect(stdout).toContain('"agentName"');
+    const packages = JSON.parse(/PACKAGES (.*)/.exec(stderr)?.[1] ?? 'null') as string[];
+    expect(packages).toContain('zod');
+    const unwanted = ['keyword-extractor', 'sentiment', 'string-similarity', 'compromise', '@grpc/grpc-js', 'kafkajs', 'ai', '@ai-sdk/openai'];
+    expect(packages.filter((p) => unwanted.includes(p) || p.startsWith('@opentelemetry/exporter-'))).toEqual([]);
+  }, 90_000);
 });
