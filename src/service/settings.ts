@@ -5,16 +5,8 @@
  * built in one process share none of them.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  defaultResource,
-  detectResources,
-  envDetector,
-  processDetector,
-  resourceFromAttributes,
-  type DetectedResourceAttributes,
-  type Resource,
-  type ResourceDetector,
-} from '@opentelemetry/resources';
+import { createRequire } from 'node:module';
+import type { DetectedResourceAttributes, Resource, ResourceDetector } from '@opentelemetry/resources';
 import type { Logger } from 'pino';
 import type { ComponentSettings } from '../component.js';
 import type { Env } from '../config/load.js';
@@ -56,6 +48,11 @@ export interface CreateSettingsOptions {
   /** Replaces the scorer registry (default: every built-in type). */
   scorers?: ScorerRegistry;
 }
+
+// The resource (and the OpenTelemetry SDK packages behind it) is made when something exports: OTLP output,
+// Prometheus' target_info. An offline command that writes JSON lines never loads them.
+const require = createRequire(import.meta.url);
+const loadResources = (): typeof import('@opentelemetry/resources') => require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
 
 /** Longest key or value `OTEL_RESOURCE_ATTRIBUTES` may hold (the SDK's envDetector limit). */
 const MAX_RESOURCE_ENV_LENGTH = 255;
@@ -111,6 +108,7 @@ function envObjectDetector(env: Env): ResourceDetector {
  * before the first export (the Prometheus exporter does not wait for pending ones).
  */
 export function serviceResource(env: Env): Resource {
+  const { defaultResource, detectResources, envDetector, processDetector, resourceFromAttributes } = loadResources();
   const own = resourceFromAttributes({ 'service.name': 'tracejudge', 'service.version': packageVersion(), 'service.instance.id': randomUUID() });
   const detected = detectResources({ detectors: [processDetector, env === process.env ? envDetector : envObjectDetector(env)] });
   return defaultResource().merge(own).merge(detected);
@@ -131,11 +129,24 @@ export function createSettings(config: Config, options: CreateSettingsOptions = 
   // Unset everywhere: createLogger's default (info; silent under vitest).
   const level = env.TRACEJUDGE_LOG_LEVEL ?? config.telemetry.logLevel;
   const logger = options.logger ?? createLogger({ env, secrets, ...(level ? { level } : {}) });
-  const resource = serviceResource(env);
-  const meters = createMeters({ emit: config.emit, env, resource, logger, ...(options.prometheus !== undefined ? { prometheus: options.prometheus } : {}) });
+  // Made on first use, once per service (its service.instance.id is this service's).
+  let resource: Resource | undefined;
+  const resourceOf = (): Resource => (resource ??= serviceResource(env));
+  const meters = createMeters({ emit: config.emit, env, resource: resourceOf, logger, ...(options.prometheus !== undefined ? { prometheus: options.prometheus } : {}) });
   const telemetry = new Telemetry(meters.provider.getMeter('tracejudge'), { maxAgents: config.emit.metrics.maxAgents, allowAgents: config.emit.metrics.allowAgents });
   const base: ComponentSettings = { logger, telemetry, secrets, now: options.now ?? Date.now };
   // Judge calls carry a marker header and user agent, so a host app that traces them never gets them scored.
   const judges = new JudgeResolver({ section: config.judge, env, settings: base, fetch: options.fetch ?? markJudgeFetch() });
-  return { ...base, env, resource, meters, judges, scorers: options.scorers ?? createScorerRegistry(), interner: new Interner() };
+  const scorers = options.scorers ?? createScorerRegistry();
+  return {
+    ...base,
+    env,
+    get resource() {
+      return resourceOf();
+    },
+    meters,
+    judges,
+    scorers,
+    interner: new Interner(),
+  };
 }

@@ -8,8 +8,9 @@ import { createRequire } from 'node:module';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
+import { createNoopMeter, type MeterProvider as ApiMeterProvider } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
-import { AggregationType, MeterProvider, PeriodicExportingMetricReader, type IMetricReader } from '@opentelemetry/sdk-metrics';
+import type { IMetricReader } from '@opentelemetry/sdk-metrics';
 import type { Logger } from 'pino';
 import { remainingMs, type Component } from '../component.js';
 import type { EmitConfig } from '../config/sections/emit.js';
@@ -22,6 +23,7 @@ import { SCORE_BUCKETS } from './instruments.js';
 // the OTLP metric exporters are loaded the same way by ../otlp/exporters.ts.
 const require = createRequire(import.meta.url);
 const loadPrometheus = (): typeof import('@opentelemetry/exporter-prometheus') => require('@opentelemetry/exporter-prometheus') as typeof import('@opentelemetry/exporter-prometheus');
+const loadSdk = (): typeof import('@opentelemetry/sdk-metrics') => require('@opentelemetry/sdk-metrics') as typeof import('@opentelemetry/sdk-metrics');
 
 /** Judge latency buckets in seconds (the GenAI duration advice, 0.01 … 81.92). */
 const JUDGE_DURATION_BUCKETS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92];
@@ -30,14 +32,26 @@ export interface MeterProviderOptions {
   emit: EmitConfig;
   /** Environment for `OTEL_EXPORTER_OTLP_*`. */
   env: Readonly<Record<string, string | undefined>>;
-  resource: Resource;
+  /** The resource of the service's metrics; read only when something reads the metrics. */
+  resource: Resource | (() => Resource);
   logger?: Logger;
   /** Read for a Prometheus endpoint (default: `emit.prometheus.enabled`). */
   prometheus?: boolean;
 }
 
+/** What the service needs of a MeterProvider: its meter, a final push and a shutdown (both safe to repeat). */
+export interface ServiceMeterProvider extends ApiMeterProvider {
+  forceFlush(): Promise<void>;
+  shutdown(options?: { timeoutMillis?: number }): Promise<void>;
+}
+
 export interface Meters {
-  readonly provider: MeterProvider;
+  /**
+   * The SDK's MeterProvider when something reads the metrics; with no reader (offline commands, a service
+   * with Prometheus and OTLP metrics off) a no-op one: recording into an SDK provider that nobody collects
+   * would hash every record's attributes for nothing, and the SDK would be loaded only for that.
+   */
+  readonly provider: ServiceMeterProvider;
   /** The Prometheus reader, when there is one (the endpoint serves it). */
   readonly prometheus: PrometheusExporter | undefined;
 }
@@ -53,15 +67,20 @@ export function createMeters(options: MeterProviderOptions): Meters {
   const otlp = resolveOtlpSettings(options.emit.otlp, options.env, options.logger);
   if (otlp) {
     readers.push(
-      new PeriodicExportingMetricReader({
+      new (loadSdk().PeriodicExportingMetricReader)({
         exporter: createMetricExporter(otlp),
         exportIntervalMillis: otlp.metricsIntervalMs,
         exportTimeoutMillis: Math.min(otlp.timeoutMs, otlp.metricsIntervalMs),
       }),
     );
   }
+  if (readers.length === 0) {
+    const meter = createNoopMeter();
+    return { provider: { getMeter: () => meter, forceFlush: () => Promise.resolve(), shutdown: () => Promise.resolve() }, prometheus };
+  }
+  const { MeterProvider, AggregationType } = loadSdk();
   const provider = new MeterProvider({
-    resource: options.resource,
+    resource: typeof options.resource === 'function' ? options.resource() : options.resource,
     readers,
     views: [
       { instrumentName: 'tracejudge.evaluation.score', aggregation: { type: AggregationType.EXPLICIT_BUCKET_HISTOGRAM, options: { boundaries: SCORE_BUCKETS } } },

@@ -66,7 +66,7 @@ describe('lazy loading of heavy modules', () => {
     expect(parsed.packages).toContain('compromise');
   }, 120_000);
 
-  it('extract (the built CLI) loads no scorer implementation, no gRPC and no OpenTelemetry exporter', async () => {
+  it('extract (the built CLI) loads no scorer implementation, no gRPC, and no OpenTelemetry SDK, resource or exporter (nothing reads its metrics)', async () => {
     const fixture = fileURLToPath(new URL('../fixtures/traces/aisdk6-two-tools.json', import.meta.url));
     const script = `
       process.argv = [process.argv[0], 'tracejudge', 'extract', ${JSON.stringify(fixture)}];
@@ -78,7 +78,7 @@ describe('lazy loading of heavy modules', () => {
     expect(stdout).toContain('"agentName"');
     const packages = JSON.parse(/PACKAGES (.*)/.exec(stderr)?.[1] ?? 'null') as string[];
     expect(packages).toContain('zod');
-    const unwanted = ['keyword-extractor', 'sentiment', 'string-similarity', 'compromise', '@grpc/grpc-js', 'kafkajs', 'ai', '@ai-sdk/openai'];
+    const unwanted = ['keyword-extractor', 'sentiment', 'string-similarity', 'compromise', '@grpc/grpc-js', 'kafkajs', 'ai', '@ai-sdk/openai', '@opentelemetry/sdk-metrics', '@opentelemetry/resources'];
     expect(packages.filter((p) => unwanted.includes(p) || p.startsWith('@opentelemetry/exporter-'))).toEqual([]);
   }, 90_000);
 });
