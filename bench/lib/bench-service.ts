@@ -18,7 +18,7 @@ import { silentLogger } from '../../src/telemetry/log.js';
 /** The string code scorers (cheap) and completeness (NLP parsing, about 100× slower per run). */
 export const STRING_SCORERS = ['content-similarity', 'keyword-coverage', 'textual-difference', 'tone'] as const;
 
-/** The bench config: every scorer type in `scorerTypes`, JSON lines to `jsonlPath`, no stdout, no Prometheus. */
+/** The bench config: every scorer type in `scorerTypes`, JSON lines to `jsonlPath`, no stdout, Prometheus on a free port. */
 export function benchConfig(scorerTypes: readonly string[], jsonlPath: string, overrides: Record<string, unknown> = {}): Config {
   return parseConfig(
     {
@@ -26,7 +26,8 @@ export function benchConfig(scorerTypes: readonly string[], jsonlPath: string, o
       assembly: { decisionWaitMs: 0, tickMs: 5, maxBufferedTraces: 1_000_000, maxQueuedTraces: 1_000_000, maxBufferedBytes: 2 ** 40 },
       scorers: Object.fromEntries(scorerTypes.map((t) => [t, { type: t }])),
       sampling: { default: { rate: 1 } },
-      emit: { stdout: { enabled: false }, jsonl: { path: jsonlPath }, prometheus: { enabled: false }, buffer: { maxRecords: 1_000_000 } },
+      // Prometheus on, as `serve` has it by default (metrics are recorded for every record), on a free port.
+      emit: { stdout: { enabled: false }, jsonl: { path: jsonlPath }, prometheus: { enabled: true, host: '127.0.0.1', port: 0 }, buffer: { maxRecords: 1_000_000 } },
       ...overrides,
     },
     '<bench>',
@@ -56,9 +57,9 @@ export class TimingEmitter implements Emitter {
   }
 }
 
-/** A service for `config` (silent logs, no Prometheus reader), built by `buildService`. */
+/** A service for `config` (silent logs; a Prometheus reader when the config has one, as serve), built by `buildService`. */
 export async function benchService(config: Config, options: BuildOptions): Promise<Service> {
-  const settings = createSettings(config, { env: {}, logger: silentLogger(), prometheus: false });
+  const settings = createSettings(config, { env: {}, logger: silentLogger() });
   return buildService(config, settings, options);
 }
 
@@ -82,7 +83,7 @@ export async function benchPipeline(scorerTypes: readonly string[], jsonlPath: s
 /** The product service as `tracejudge serve` builds it (OTLP/HTTP receiver, scorers, sampling, emitters), JSON lines out. */
 export async function startProductService(scorerTypes: readonly string[], jsonlPath: string): Promise<{ service: Service; emitter: TimingEmitter }> {
   const config = benchConfig(scorerTypes, jsonlPath);
-  const settings = createSettings(config, { env: {}, logger: silentLogger(), prometheus: false });
+  const settings = createSettings(config, { env: {}, logger: silentLogger() });
   const emitter = new TimingEmitter(createEmitters(config, { settings }));
   const service = await buildService(config, settings, { source: { kind: 'configured' }, emitters: [emitter] });
   await service.start();

@@ -8,6 +8,7 @@
 import { createNoopMeter, type Counter, type Histogram, type Meter, type ObservableGauge } from '@opentelemetry/api';
 import type { ScoreRecord } from '../model/score-record.js';
 import { AgentNameLimiter, type AgentLimitOptions } from './agent-limiter.js';
+import { SummedCounter } from './summed-counter.js';
 
 /** Bucket boundaries for the score histogram: 0, 0.1, …, 1. */
 export const SCORE_BUCKETS = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
@@ -119,13 +120,23 @@ function createInstruments(meter: Meter, sources: GaugeSources): Instruments {
       unit: '1',
       advice: { explicitBucketBoundaries: SCORE_BUCKETS },
     }),
-    evaluations: meter.createCounter('tracejudge.evaluations', { description: 'Evaluations by outcome.', unit: '{evaluation}' }),
+    // The counters that move once per evaluation or per trace are summed in the process (summed-counter.ts).
+    evaluations: new SummedCounter(meter, 'tracejudge.evaluations', { description: 'Evaluations by outcome.', unit: '{evaluation}' }, [
+      'gen_ai.evaluation.name',
+      'gen_ai.agent.name',
+      'outcome',
+      'tracejudge.skip.reason',
+    ]),
     spansReceived: meter.createCounter('tracejudge.spans.received', { description: 'Spans accepted by a source.', unit: '{span}' }),
     spansRejected: meter.createCounter('tracejudge.spans.rejected', { description: 'Spans refused by a source.', unit: '{span}' }),
-    traceAssembled: meter.createCounter('tracejudge.traces.assembled', { description: 'Traces handed on by the assembler.', unit: '{trace}' }),
+    traceAssembled: new SummedCounter(meter, 'tracejudge.traces.assembled', { description: 'Traces handed on by the assembler.', unit: '{trace}' }, ['source', 'reason']),
     tracesDropped: meter.createCounter('tracejudge.traces.dropped', { description: 'Traces or late spans dropped.', unit: '{trace}' }),
-    runsExtracted: meter.createCounter('tracejudge.runs.extracted', { description: 'Agent runs extracted.', unit: '{run}' }),
-    samplingDecisions: meter.createCounter('tracejudge.sampling.decisions', { description: 'Sampling decisions per run and scorer.', unit: '{decision}' }),
+    runsExtracted: new SummedCounter(meter, 'tracejudge.runs.extracted', { description: 'Agent runs extracted.', unit: '{run}' }, ['source']),
+    samplingDecisions: new SummedCounter(meter, 'tracejudge.sampling.decisions', { description: 'Sampling decisions per run and scorer.', unit: '{decision}' }, [
+      'decision',
+      'reason',
+      'gen_ai.evaluation.name',
+    ]),
     judgeRequests: meter.createCounter('tracejudge.judge.requests', { description: 'Requests to the LLM judge.', unit: '{request}' }),
     judgeTokens: meter.createCounter('tracejudge.judge.tokens', { description: 'Tokens used by the LLM judge.', unit: '{token}' }),
     judgeDuration: meter.createHistogram('tracejudge.judge.duration', { description: 'Judge call latency.', unit: 's' }),

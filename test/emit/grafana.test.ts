@@ -15,8 +15,10 @@ const read = (path: string): string => readFileSync(`${root}${path}`, 'utf8');
 function exportedSeries(): Set<string> {
   const src = read('src/telemetry/instruments.ts');
   const out = new Set<string>();
-  for (const m of src.matchAll(/meter\.create(Counter|Histogram|ObservableGauge|UpDownCounter|Gauge)\('([a-z0-9_.]+)'/g)) {
-    const [, kind = '', name = ''] = m;
+  // Synchronous instruments, and counters summed in the process (`new SummedCounter(meter, 'name', …)`).
+  for (const m of src.matchAll(/(?:meter\.create(Counter|Histogram|ObservableGauge|UpDownCounter|Gauge)\(|new Summed(Counter)\(meter, )'([a-z0-9_.]+)'/g)) {
+    const [, created, summed, name = ''] = m;
+    const kind = created ?? summed ?? '';
     const base = name.replace(/\./g, '_');
     if (kind === 'Counter') out.add(`${base}_total`);
     else if (kind === 'Histogram') for (const s of ['_bucket', '_sum', '_count']) out.add(base + s);
