@@ -96,19 +96,36 @@ function jsonBytesAtMost(value: unknown, maxBytes: number): boolean {
   return walk(value, 0);
 }
 
+/**
+ * The cap functions below copy only what they cut: a value, message or run with nothing over the cap is
+ * returned as it is (most runs), so capping a run costs a walk, not a copy of everything in it.
+ */
 function capInvocation(inv: ToolInvocation, maxBytes: number, hit: () => void): ToolInvocation {
-  const out: ToolInvocation = { ...inv };
   const args = capValue(inv.args, maxBytes);
+  const result = 'result' in inv ? capValue(inv.result, maxBytes) : undefined;
+  const resultText = inv.resultText !== undefined ? capText(inv.resultText, maxBytes) : undefined;
+  const errorText = inv.errorText !== undefined ? capText(inv.errorText, maxBytes) : undefined;
   if (args.truncated) hit();
+  if (result?.truncated) hit();
+  if (!args.truncated && !result?.truncated && resultText === inv.resultText && errorText === inv.errorText) return inv;
+  const out: ToolInvocation = { ...inv };
   out.args = args.value;
-  if ('result' in inv) {
-    const r = capValue(inv.result, maxBytes);
-    if (r.truncated) hit();
-    out.result = r.value;
-  }
-  if (inv.resultText !== undefined) out.resultText = capText(inv.resultText, maxBytes);
-  if (inv.errorText !== undefined) out.errorText = capText(inv.errorText, maxBytes);
+  if (result) out.result = result.value;
+  if (resultText !== undefined) out.resultText = resultText;
+  if (errorText !== undefined) out.errorText = errorText;
   return out;
+}
+
+/** `list` mapped by `f`, or `list` itself when `f` returned every element unchanged. */
+function mapSame<T>(list: readonly T[], f: (x: T) => T): T[] {
+  let out: T[] | undefined;
+  for (let i = 0; i < list.length; i++) {
+    const x = list[i] as T;
+    const y = f(x);
+    if (y !== x && out === undefined) out = list.slice(0, i);
+    out?.push(y);
+  }
+  return out ?? (list as T[]);
 }
 
 /**
@@ -131,21 +148,31 @@ function capMessage(m: RunMessage, maxBytes: number, hit: () => void): RunMessag
     if (v !== text) textCut = true;
     return v;
   };
-  const parts = m.content.parts.map((p): MessagePart => {
-    if (p.type === 'text' && typeof p.text === 'string') return { ...p, text: cap(p.text) };
-    if (p.type === 'tool-invocation' && isRecord(p.toolInvocation)) return { ...p, toolInvocation: capInv(p.toolInvocation as unknown as ToolInvocation) };
+  const parts = mapSame(m.content.parts, (p): MessagePart => {
+    if (p.type === 'text' && typeof p.text === 'string') {
+      const text = cap(p.text);
+      return text === p.text ? p : { ...p, text };
+    }
+    if (p.type === 'tool-invocation' && isRecord(p.toolInvocation)) {
+      const inv = capInv(p.toolInvocation as unknown as ToolInvocation);
+      return inv === (p.toolInvocation as unknown) ? p : { ...p, toolInvocation: inv };
+    }
     return p;
   });
-  const content: RunMessage['content'] = { ...m.content, parts };
-  if (m.content.content !== undefined) content.content = cap(m.content.content);
-  if (m.content.toolInvocations) content.toolInvocations = m.content.toolInvocations.map(capInv);
+  const text = m.content.content !== undefined ? cap(m.content.content) : undefined;
+  const invocations = m.content.toolInvocations ? mapSame(m.content.toolInvocations, capInv) : undefined;
   if (textCut) hit();
+  if (parts === m.content.parts && text === m.content.content && invocations === m.content.toolInvocations) return m;
+  const content: RunMessage['content'] = { ...m.content, parts };
+  if (text !== undefined) content.content = text;
+  if (invocations) content.toolInvocations = invocations;
   return { ...m, content };
 }
 
 function capSystem(m: SystemMessage, maxBytes: number, hit: () => void): SystemMessage {
   const content = capText(m.content, maxBytes);
-  if (content !== m.content) hit();
+  if (content === m.content) return m;
+  hit();
   return { ...m, content };
 }
 
@@ -155,33 +182,36 @@ export function capRun(run: AgentRun, maxBytes: number): AgentRun {
   const hit = (): void => {
     cut++;
   };
-  const out: AgentRun = {
-    ...run,
-    input: {
-      ...run.input,
-      inputMessages: run.input.inputMessages.map((m) => capMessage(m, maxBytes, hit)),
-      rememberedMessages: run.input.rememberedMessages.map((m) => capMessage(m, maxBytes, hit)),
-      systemMessages: run.input.systemMessages.map((m) => capSystem(m, maxBytes, hit)),
-    },
-    output: run.output.map((m) => capMessage(m, maxBytes, hit)),
-    toolResults: run.toolResults.map((t) => capToolResult(t, maxBytes)),
-    context: run.context.map((c) => {
-      const v = capText(c, maxBytes);
-      if (v !== c) hit();
-      return v;
-    }),
-  };
+  const inputMessages = mapSame(run.input.inputMessages, (m) => capMessage(m, maxBytes, hit));
+  const rememberedMessages = mapSame(run.input.rememberedMessages, (m) => capMessage(m, maxBytes, hit));
+  const systemMessages = mapSame(run.input.systemMessages, (m) => capSystem(m, maxBytes, hit));
+  const output = mapSame(run.output, (m) => capMessage(m, maxBytes, hit));
+  const toolResults = mapSame(run.toolResults, (t) => capToolResult(t, maxBytes));
+  const context = mapSame(run.context, (c) => {
+    const v = capText(c, maxBytes);
+    if (v !== c) hit();
+    return v;
+  });
+  const input =
+    inputMessages === run.input.inputMessages && rememberedMessages === run.input.rememberedMessages && systemMessages === run.input.systemMessages
+      ? run.input
+      : { ...run.input, inputMessages, rememberedMessages, systemMessages };
+  if (cut === 0 && input === run.input && output === run.output && toolResults === run.toolResults && context === run.context) return run;
+  const out: AgentRun = { ...run, input, output, toolResults, context };
   if (cut > 0) out.notes = [...(run.notes ?? []), `${cut} value(s) truncated to ${maxBytes} bytes`];
   return out;
 }
 
 /** Tool results repeat the output's invocations, so they are cut the same way but not counted again. */
 function capToolResult(t: ToolResult, maxBytes: number): ToolResult {
-  const out: ToolResult = { ...t };
   const r = capValue(t.result, maxBytes);
+  const a = capValue(t.args, maxBytes);
+  const resultText = t.resultText !== undefined ? capText(t.resultText, maxBytes) : undefined;
+  if (!r.truncated && !a.truncated && resultText === t.resultText) return t;
+  const out: ToolResult = { ...t };
   out.result = r.value;
-  out.args = capValue(t.args, maxBytes).value;
-  if (t.resultText !== undefined) out.resultText = capText(t.resultText, maxBytes);
+  out.args = a.value;
+  if (resultText !== undefined) out.resultText = resultText;
   return out;
 }
 

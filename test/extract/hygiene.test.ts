@@ -25,6 +25,23 @@ describe('caps in extraction', () => {
     expect(result as string).toMatch(/^\[\{"id":"kb-17".*…\[truncated \d+ bytes\]$/);
     expect(run?.notes?.some((n) => n.includes('truncated to 40 bytes'))).toBe(true);
   });
+
+  it('copies nothing when nothing is over the cap, and only what it cuts otherwise', () => {
+    const [whole] = runsOf('aisdk6-rag');
+    if (!whole) throw new Error('fixture aisdk6-rag has no run');
+    expect(capRun(whole, 1 << 20)).toBe(whole);
+    const cut = capRun(whole, 40);
+    expect(cut).not.toBe(whole);
+    expect(cut.input.inputMessages[0]).not.toBe(whole.input.inputMessages[0]);
+    // Untouched by the cut: the original objects, unchanged.
+    expect(JSON.stringify(capRun(whole, 1 << 20))).toBe(JSON.stringify(whole));
+    expect(whole.input.inputMessages[0]?.content.content).not.toContain('[truncated');
+    // A cut invocation is one object in the message's parts and in its legacy toolInvocations list.
+    const msg = cut.output[0];
+    const fromParts = msg?.content.parts.find((p) => p.type === 'tool-invocation')?.toolInvocation;
+    expect(fromParts).toBeDefined();
+    expect(msg?.content.toolInvocations?.[0]).toBe(fromParts);
+  });
 });
 
 describe('caps on structured tool results', () => {
