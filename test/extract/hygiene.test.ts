@@ -38,7 +38,8 @@ describe('caps in extraction', () => {
     expect(whole.input.inputMessages[0]?.content.content).not.toContain('[truncated');
     // A cut invocation is one object in the message's parts and in its legacy toolInvocations list.
     const msg = cut.output[0];
-    const fromParts = msg?.content.parts.find((p) => p.type === 'tool-invocation')?.toolInvocation;
+    const part = msg?.content.parts.find((p) => p.type === 'tool-invocation');
+    const fromParts = part?.type === 'tool-invocation' ? part.toolInvocation : undefined;
     expect(fromParts).toBeDefined();
     expect(msg?.content.toolInvocations?.[0]).toBe(fromParts);
   });
