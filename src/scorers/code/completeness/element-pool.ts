@@ -2,7 +2,8 @@
  * Worker threads for the completeness parse. `compromise` takes ~2 ms per text and completeness is a
  * default scorer: parsed on the event loop it caps a process at a few hundred runs per second and stalls
  * the receivers for the length of every parse. The pool parses on other cores; the event loop only
- * posts the text and awaits the elements.
+ * posts the text and awaits the elements. Each worker has its own compromise instance, which gets the
+ * exact speed-ups of `speedups.ts` (the main thread's compromise is left as it ships).
  *
  * Workers start on first use, are `unref`ed (they never keep the process alive) and are replaced when
  * one dies: the texts it held fail (the evaluation becomes an error record) and the next parse starts a
@@ -32,6 +33,14 @@ export function autoWorkers(): number {
   return Math.max(1, Math.min(4, availableParallelism()));
 }
 
+/** `workerData` of the threads this pool starts; the worker module serves only in such a thread. */
+const WORKER_DATA = { role: 'tracejudge-completeness-elements' } as const;
+
+/** Whether `data` (a thread's `workerData`) marks a thread started by an element pool. */
+export function isElementWorker(data: unknown): boolean {
+  return data !== null && typeof data === 'object' && (data as { role?: unknown }).role === WORKER_DATA.role;
+}
+
 /** The worker module: TypeScript from the sources (tests, benches), JavaScript once built. */
 function workerUrl(): URL {
   return new URL(`./element-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url);
@@ -39,9 +48,9 @@ function workerUrl(): URL {
 
 /** A worker running `url`; a TypeScript module is loaded through the tsx loader registered in the thread. */
 function spawn(url: URL): Worker {
-  if (!url.pathname.endsWith('.ts')) return new Worker(url);
+  if (!url.pathname.endsWith('.ts')) return new Worker(url, { workerData: WORKER_DATA });
   const code = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`;
-  return new Worker(code, { eval: true });
+  return new Worker(code, { eval: true, workerData: WORKER_DATA });
 }
 
 /** Varied sentences (tenses, negation, questions, names, numbers) parsed at startup to warm the JIT. */
