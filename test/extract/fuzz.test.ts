@@ -11,18 +11,7 @@ import { extractSection } from '../../src/config/sections/extract.js';
 import { extractToolCalls, extractToolResults, getAssistantMessageFromRunOutput, getSystemMessagesFromRunInput, getUserMessageFromRunInput } from '../../src/extract/helpers.js';
 import type { AttributeValue, LogRecord, Span } from '../../src/model/span.js';
 import { IN_HOUSE_MAPPING } from './fixture-io.js';
-
-/** mulberry32: small seeded PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../seeded-random.js';
 
 const KEYS = [
   'gen_ai.operation.name', 'gen_ai.agent.name', 'gen_ai.agent.id', 'gen_ai.input.messages', 'gen_ai.output.messages', 'gen_ai.system_instructions',
@@ -82,7 +71,7 @@ function randomTrace(r: () => number): { spans: Span[]; logs: LogRecord[] } {
 
 describe('fuzz: extraction never throws', () => {
   it('2000 random traces with and without a mapping', () => {
-    const r = prng(20260101);
+    const r = seededRandom(20260101);
     let runs = 0;
     for (let i = 0; i < 2000; i++) {
       const t = randomTrace(r);
@@ -105,7 +94,7 @@ describe('fuzz: extraction never throws', () => {
   });
 
   it('no selector throws on its own (extraction skips a throwing selector, so check them directly)', () => {
-    const r = prng(7);
+    const r = seededRandom(7);
     const mapping = createMappingSelector(extractSection.parse(IN_HOUSE_MAPPING).mapping);
     let reads = 0;
     for (let i = 0; i < 1000; i++) {

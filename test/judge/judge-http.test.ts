@@ -5,9 +5,10 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createJudgeClient, JudgeError, resolveJudgeSettings, type JudgeClient, type JudgeSettings } from '../../src/judge/index.js';
+import { JudgeError, resolveJudgeSettings, type JudgeClient, type JudgeSettings } from '../../src/judge/index.js';
 import { judgeSection } from '../../src/config/sections/judge.js';
 import { byMarker, reply, startStubJudge, type StubJudge } from '../../src/testing/stub-judge/index.js';
+import { judgeFailure as failure, stubJudgeClient } from './stub-client.js';
 
 const API_KEY = 'sk-test-7f3a9c1e5b2d4f6a8c0e1b3d5f7a9c1e';
 const verdictSchema = z.object({ verdicts: z.array(z.object({ verdict: z.string(), reason: z.string() })) });
@@ -16,25 +17,11 @@ const GOOD = { verdicts: [{ verdict: 'yes', reason: 'supported' }] };
 let stub: StubJudge;
 const clients: JudgeClient[] = [];
 
-function newClient(overrides: Partial<JudgeSettings> = {}): JudgeClient {
-  const settings = resolveJudgeSettings(judgeSection.parse({}), { OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: stub.baseURL });
-  const c = createJudgeClient({ ...settings, apiKey: API_KEY, backoffInitialMs: 10, backoffMaxMs: 50, ...overrides });
-  clients.push(c);
-  return c;
-}
+const newClient = (overrides: Partial<JudgeSettings> = {}): JudgeClient => stubJudgeClient(stub, API_KEY, clients, overrides);
 
 const ask = (c: JudgeClient, prompt = 'Judge these claims.') =>
   c.port().generateObject({ model: undefined, instructions: 'You are a judge.', prompt, stepName: 'analyze', scorerId: 'test-scorer', schema: verdictSchema });
 
-async function failure(p: Promise<unknown>): Promise<JudgeError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(JudgeError);
-    return err as JudgeError;
-  }
-  throw new Error('expected the judge call to fail');
-}
 
 beforeAll(async () => {
   stub = await startStubJudge();

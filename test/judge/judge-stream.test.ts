@@ -12,10 +12,10 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { componentSettings } from '../../src/component.js';
-import { judgeSection } from '../../src/config/sections/judge.js';
-import { createJudgeClient, JudgeError, JudgeResolver, resolveJudgeSettings, type JudgeClient, type JudgeSettings } from '../../src/judge/index.js';
+import { JudgeResolver, type JudgeClient, type JudgeSettings } from '../../src/judge/index.js';
 import type { JudgeModelPort } from '../../src/judge/port.js';
 import { reply, startStubJudge, type StubJudge } from '../../src/testing/stub-judge/index.js';
+import { judgeFailure as failure, stubJudgeClient } from './stub-client.js';
 
 const API_KEY = 'sk-stream-judge-3c9e1a7f5b2d';
 const CHUNK = 8;
@@ -31,25 +31,11 @@ const eventsOf = (value: unknown): number => 1 + deltas(value) + 3;
 let stub: StubJudge;
 const closers: Array<{ close(): void }> = [];
 
-function client(overrides: Partial<JudgeSettings> = {}): JudgeClient {
-  const settings = resolveJudgeSettings(judgeSection.parse({}), { OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: stub.baseURL });
-  const c = createJudgeClient({ ...settings, apiKey: API_KEY, backoffInitialMs: 10, backoffMaxMs: 50, ...overrides });
-  closers.push(c);
-  return c;
-}
+const client = (overrides: Partial<JudgeSettings> = {}): JudgeClient => stubJudgeClient(stub, API_KEY, closers, overrides);
 
 const ask = (port: JudgeModelPort, prompt = 'Judge these claims.') =>
   port.generateObject({ model: undefined, instructions: 'You are a judge.', prompt, stepName: 'analyze', scorerId: 'stream-test', schema });
 
-async function failure(p: Promise<unknown>): Promise<JudgeError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(JudgeError);
-    return err as JudgeError;
-  }
-  throw new Error('expected the judge call to fail');
-}
 
 /** Resolves once the stub has no answer open (the client dropped a stalled one), or fails after 2 s. */
 async function connectionsClosed(): Promise<void> {

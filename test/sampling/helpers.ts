@@ -3,18 +3,9 @@ import type { AgentRun } from '../../src/model/agent-run.js';
 import { agentInput, assistantMessage } from '../../src/model/messages.js';
 import type { Attributes, Span } from '../../src/model/span.js';
 import type { SamplingInput } from '../../src/sampling/types.js';
+import { seededRandom } from '../seeded-random.js';
 
-/** mulberry32: a small seeded PRNG, so statistical tests are reproducible. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom };
 
 /** `n` random 32-hex-character trace ids from `seed`. */
 export function traceIds(n: number, seed: number): string[] {

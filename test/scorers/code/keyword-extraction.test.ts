@@ -10,22 +10,11 @@ import { join } from 'node:path';
 import keywordExtractorModule from 'keyword-extractor';
 import { describe, expect, it } from 'vitest';
 import { extractKeywords } from '../../../src/scorers/code/keyword-coverage/index.js';
+import { seededRandom } from '../../seeded-random.js';
 
 const reference = keywordExtractorModule as unknown as { extract(text: string, options: Record<string, unknown>): string[] };
 const OPTIONS = { language: 'english', remove_digits: true, return_changed_case: true, remove_duplicates: true };
 const expected = (text: string): string[] => reference.extract(text, OPTIONS);
-
-/** Deterministic PRNG (mulberry32), so a failure reproduces. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = [
   'The', 'the', 'THE', 'weather', 'Lisbon', 'is', 'sunny', 'A', 'an', 'order', "don't", "'quoted'", "it's", 'you\'re', 'shipped', 'cancelled',
@@ -79,7 +68,7 @@ describe('extractKeywords against keyword-extractor 0.0.28', () => {
   });
 
   it('20,000 seeded random texts', () => {
-    const next = rng(18);
+    const next = seededRandom(18);
     const bad: string[] = [];
     for (let i = 0; i < 20_000; i++) {
       const text = randomText(next);
