@@ -43,7 +43,8 @@ export type ExtractInput =
 export interface TraceExtraction {
   traceId: string;
   contexts: AgentRunContext[];
-  explanation: TraceExplanation;
+  /** Computed on first read. */
+  readonly explanation: TraceExplanation;
 }
 
 function isSpanArray(v: readonly unknown[]): v is readonly Span[] {
@@ -84,6 +85,49 @@ function groups(input: ExtractInput, extraLogs: readonly LogRecord[]): Array<{ t
 export function logsFromRequest(request: unknown): LogRecord[] {
   if (typeof request === 'string' || request instanceof Uint8Array) return decodeLogsRequestJson(request).logs;
   return decodeLogsRequestJson(JSON.stringify(request)).logs;
+}
+
+interface ExplanationInputs {
+  tree: SpanTree;
+  infos: Map<string, SpanInfo>;
+  built: BuiltRun[];
+  uncovered: string[];
+}
+
+/**
+ * A trace's extraction whose explanation is made when first read (`extract --explain`, `explainTrace`):
+ * the pipeline never reads it. A class, so the getter is on the prototype: the same getter in an object
+ * literal (an accessor on every object) made extraction ~60 % slower (6.4 → 10.3 µs per span, measured).
+ */
+class LazyExplanation implements TraceExtraction {
+  #explanation: TraceExplanation | undefined;
+  #inputs: ExplanationInputs | undefined;
+
+  constructor(
+    readonly traceId: string,
+    readonly contexts: AgentRunContext[],
+    tree: SpanTree,
+    infos: Map<string, SpanInfo>,
+    built: BuiltRun[],
+    uncovered: string[],
+  ) {
+    this.#inputs = { tree, infos, built, uncovered };
+  }
+
+  get explanation(): TraceExplanation {
+    if (this.#explanation === undefined) {
+      const { tree, infos, built, uncovered } = this.#inputs as ExplanationInputs;
+      const runs: ExplainedRun[] = built.map((b) => ({
+        spanId: b.run.spanId,
+        agentName: b.run.agentName,
+        convention: b.run.convention,
+        kind: infos.get(b.span.spanId)?.facts.role === 'agent' ? 'agent' : 'workflow',
+      }));
+      this.#explanation = explainFrom(tree, infos, runs, uncovered);
+      this.#inputs = undefined;
+    }
+    return this.#explanation;
+  }
 }
 
 function selectorsFor(options: ExtractOptions): ConventionSelector[] {
@@ -151,13 +195,7 @@ export function extractTraces(input: ExtractInput, options: ExtractOptions = {})
       if (options.redact && options.redact.length > 0) run = redactRun(run, options.redact);
       return { run, span: b.span, spans: b.spans, resourceAttributes: b.span.resource.attributes };
     });
-    const runs: ExplainedRun[] = built.map((b) => ({
-      spanId: b.run.spanId,
-      agentName: b.run.agentName,
-      convention: b.run.convention,
-      kind: infos.get(b.span.spanId)?.facts.role === 'agent' ? 'agent' : 'workflow',
-    }));
-    return { traceId: g.traceId, contexts, explanation: explainFrom(tree, infos, runs, uncovered) };
+    return new LazyExplanation(g.traceId, contexts, tree, infos, built, uncovered);
   });
 }
 
