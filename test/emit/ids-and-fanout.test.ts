@@ -16,6 +16,16 @@ describe('evaluation ids', () => {
     expect(evaluationIdFor('1af7651916cd43dd8448eb211c80319c', 'b7ad6b7169203331', 'hallucination')).not.toBe(a);
   });
 
+  it('are the documented SHA-256 prefixes (vectors from coreutils sha256sum)', () => {
+    // printf '%s' '0af7…319c/b7ad…3331/hallucination' | sha256sum → 7c7b34e2db17b9e948017047d29f76b9…
+    const id = evaluationIdFor('0af7651916cd43dd8448eb211c80319c', 'b7ad6b7169203331', 'hallucination');
+    expect(id).toBe('7c7b34e2db17b9e948017047d29f76b9');
+    // printf '%s' 7c7b…76b9 | sha256sum → fd44113eed43de1a…
+    expect(carrierSpanIdFor(id)).toBe('fd44113eed43de1a');
+    // The key is hashed as UTF-8 (a scorer name may be any text): printf '%s' '0af7…319c/b7ad…3331/grounding-ü' | sha256sum.
+    expect(evaluationIdFor('0af7651916cd43dd8448eb211c80319c', 'b7ad6b7169203331', 'grounding-ü')).toBe('a3cf4b6e7ba7e02df15e5f1c167cb7c2');
+  });
+
   it('give a carrier span id of 16 hex chars that is never all zero', () => {
     const id = carrierSpanIdFor('e1');
     expect(id).toMatch(/^[0-9a-f]{16}$/);
