@@ -9,6 +9,7 @@
  * control-flow fields are filled in, roots are ordered too, cycles are cut): the differences are listed in
  * docs/mastra-compat.md, "Parity".
  */
+import { ErrorCodes, TracejudgeError } from '../../errors.js';
 import type { Span } from '../../model/span.js';
 import type { Trajectory, TrajectoryStep } from '../utils/trajectory-types.js';
 import { trajectoryFromSpans } from './from-trace.js';
@@ -170,8 +171,10 @@ function fromRecords(records: readonly SpanRecord[], rootSpanId: string | undefi
  * - Any other span type is not a step: its children take its place. A failed tool is `success: false` only when
  *   its span says so in `attributes.success`, as Mastra writes it.
  *
- * tracejudge extensions: times may be ISO strings or epoch milliseconds as well as `Date`s; records without a
- * string `spanId` are skipped, a `parentSpanId` cycle is cut, and nothing in the records makes it throw.
+ * tracejudge extensions: times may be ISO strings or epoch milliseconds as well as `Date`s, a `parentSpanId`
+ * cycle is cut, and no field of a record makes it throw (an unreadable time gives no duration, a missing name
+ * is the span id). Throws a `TracejudgeError` (TJ_USAGE) naming the argument when `spans` is not an array, an
+ * element is not a span record (an object with a string `spanId`), or `rootSpanId` is not a string.
  * `spans` may also be tracejudge's own OTel spans (`Span`, as `extractTraces` and `decodeTraceRequestJson`
  * give them): then it is {@link trajectoryFromSpans}, which reads every instrumentation convention (docs/scorers.md,
  * "Trajectory scorers") and, without `rootSpanId`, starts from the earliest root span.
@@ -187,9 +190,28 @@ export function extractTrajectoryFromTrace(spans: readonly SpanRecord[], rootSpa
 export function extractTrajectoryFromTrace(spans: readonly Span[], rootSpanId?: string): Trajectory;
 export function extractTrajectoryFromTrace(spans: readonly (SpanRecord | Span)[], rootSpanId?: string): Trajectory;
 export function extractTrajectoryFromTrace(spans: readonly (SpanRecord | Span)[], rootSpanId?: string): Trajectory {
-  if (!Array.isArray(spans)) return { steps: [] };
-  const root = typeof rootSpanId === 'string' && rootSpanId !== '' ? rootSpanId : undefined;
-  const items: readonly unknown[] = spans;
+  const items: unknown = spans;
+  if (!Array.isArray(items)) {
+    const hint = items !== null && typeof items === 'object' && Array.isArray((items as { spans?: unknown }).spans) ? ' (a trace object: pass its .spans)' : '';
+    throw new TracejudgeError(ErrorCodes.USAGE, `extractTrajectoryFromTrace: spans must be an array of span records, got ${describe(items)}${hint}`);
+  }
+  if (rootSpanId !== undefined && typeof rootSpanId !== 'string') {
+    throw new TracejudgeError(ErrorCodes.USAGE, `extractTrajectoryFromTrace: rootSpanId must be a string, got ${describe(rootSpanId)}`);
+  }
+  const root = rootSpanId !== undefined && rootSpanId !== '' ? rootSpanId : undefined;
   if (items.length > 0 && items.every(isOtelSpan)) return trajectoryFromSpans(items, root);
-  return fromRecords(items.filter(isSpanRecord), root);
+  const bad = items.findIndex((x) => !isSpanRecord(x));
+  if (bad >= 0) {
+    throw new TracejudgeError(ErrorCodes.USAGE, `extractTrajectoryFromTrace: spans[${bad}] is not a span record (an object with a string spanId), got ${describe(items[bad])}`);
+  }
+  return fromRecords(items as SpanRecord[], root);
+}
+
+/** What a value is, for an error message. */
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return `an object with keys ${JSON.stringify(Object.keys(v).slice(0, 5))}`;
+  const text = typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? JSON.stringify(v).slice(0, 40) : undefined;
+  return text === undefined ? typeof v : `${typeof v} ${text}`;
 }

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { extractAgentRunContexts } from '../../../src/extract/extract.js';
 import { decodeTraceRequestJson } from '../../../src/ingest/otlp/decode.js';
+import { TracejudgeError } from '../../../src/errors.js';
 import { extractTrajectoryFromTrace, trajectoryFromSpans, type SpanRecord } from '../../../src/index.js';
 
 const TRACES = fileURLToPath(new URL('../../fixtures/traces/', import.meta.url));
@@ -54,9 +55,24 @@ describe('extractTrajectoryFromTrace on span records', () => {
     expect(extractTrajectoryFromTrace(withContext)).toEqual(expected);
   });
 
-  it('never throws on malformed input', () => {
-    expect(extractTrajectoryFromTrace('not a list' as unknown as SpanRecord[])).toEqual({ steps: [] });
-    expect(extractTrajectoryFromTrace([null, 7, 'x', { name: 'no id' }] as unknown as SpanRecord[])).toEqual({ steps: [] });
+  it('names what is wrong when the argument is not span records', () => {
+    const call = (spans: unknown, root?: unknown) => () => extractTrajectoryFromTrace(spans as SpanRecord[], root as string);
+    expect(call('not a list')).toThrow(/^extractTrajectoryFromTrace: spans must be an array of span records, got string "not a list"$/);
+    // The likely mistake: the store's trace object instead of its spans.
+    expect(call({ traceId: 't', spans: [] })).toThrow('got an object with keys ["traceId","spans"] (a trace object: pass its .spans)');
+    expect(call([{ spanId: 'a', name: 'a', spanType: 'tool_call', startedAt: T0 }, null])).toThrow('spans[1] is not a span record (an object with a string spanId), got null');
+    expect(call([{ name: 'no id' }])).toThrow('spans[0] is not a span record');
+    expect(call([], 7)).toThrow('rootSpanId must be a string, got number 7');
+    try {
+      call(7)();
+    } catch (err) {
+      expect(err).toBeInstanceOf(TracejudgeError);
+      expect((err as TracejudgeError).code).toBe('TJ_USAGE');
+    }
+    expect.assertions(7);
+  });
+
+  it('never throws on malformed fields of a record', () => {
     // A missing or unreadable start sorts after the others; an unreadable time gives no duration; a record without
     // a name is named by its id.
     const odd = [
