@@ -138,7 +138,8 @@ export async function readJudgeStream(parts: AsyncIterable<TextStreamPart<ToolSe
     throw new BrokenStreamError('cut', `the answer stream broke off: ${messageOf(err)}`, sink.usage, err);
   }
   if (aborted || signal.aborted) throw abortReason(signal);
-  // The finish part of a stream that broke carries empty usage unless its usage chunk came.
+  // The finish part carries empty usage when the usage chunk did not reach the SDK (a broken stream); what
+  // the provider reported is then in `sink`. Used for a completed answer too, so both read one rule.
   const usage = finish && (finish.usage.inputTokens !== undefined || finish.usage.outputTokens !== undefined) ? finish.usage : sink.usage;
   if (streamError !== undefined) {
     const err = streamError.error;
@@ -152,7 +153,7 @@ export async function readJudgeStream(parts: AsyncIterable<TextStreamPart<ToolSe
   if (!finish || !finished(finish.finishReason, finish.rawFinishReason)) {
     throw new BrokenStreamError('incomplete', 'the answer stream ended before the model finished its answer', usage);
   }
-  return { usage: finish.usage, finishReason: finish.finishReason };
+  return { usage: usage ?? finish.usage, finishReason: finish.finishReason };
 }
 
 function abortReason(signal: AbortSignal): Error {
