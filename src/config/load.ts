@@ -3,14 +3,19 @@
  * Every problem is reported with its key path; none is silently dropped.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError, ErrorCodes, errorMessage, TracejudgeError, type ConfigIssue } from '../errors.js';
 import { formatPath } from './path.js';
 import { configSchema, type Config } from './schema.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
+
+// The YAML parser is required when there is YAML to read: a command run without a config file (offline
+// `extract`, `score`) never loads it. It is CommonJS, so a synchronous require keeps loading synchronous.
+const require = createRequire(import.meta.url);
+const loadYaml = (): typeof import('yaml') => require('yaml') as typeof import('yaml');
 
 const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 const WHOLE_PLACEHOLDER = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}$/;
@@ -138,6 +143,7 @@ export function checkConfig(raw: unknown, env: Env = process.env, options: Parse
 
 /** `checkConfig` of YAML text; YAML syntax errors are issues with line and column (and nothing else is checked). */
 export function checkConfigText(text: string, env: Env = process.env, options: ParseOptions = {}): ConfigCheck {
+  const { LineCounter, parseDocument } = loadYaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true, lineCounter });
   if (doc.errors.length > 0) {

@@ -8,7 +8,8 @@
  *
  * Maven is needed only for that; at runtime only the JSON is read.
  */
-import protobuf from 'protobufjs';
+import { createRequire } from 'node:module';
+import type protobuf from 'protobufjs';
 import descriptorJson from './proto/otlp.json' with { type: 'json' };
 
 export interface OtlpDescriptor {
@@ -25,13 +26,12 @@ export interface OtlpDescriptor {
     readonly BadRequest: protobuf.Type;
     readonly AnyValue: protobuf.Type;
   };
-  /** Name → number of the enums the OTLP/JSON decoders accept by name (`SPAN_KIND_SERVER` → 2). */
-  readonly enums: {
-    readonly spanKind: ReadonlyMap<string, number>;
-    readonly statusCode: ReadonlyMap<string, number>;
-    readonly severityNumber: ReadonlyMap<string, number>;
-  };
 }
+
+// protobufjs with its reflection runtime is required on first use: decoding (hand-written, see
+// ../ingest/otlp/proto-reader.ts) does not need it, only responses, gRPC details and exporters do.
+const require = createRequire(import.meta.url);
+const loadProtobuf = (): typeof import('protobufjs') => require('protobufjs') as typeof import('protobufjs');
 
 // Lazily built immutable lookup table: the descriptor is parsed on first use and never changed.
 let descriptor: OtlpDescriptor | undefined;
@@ -39,9 +39,8 @@ let descriptor: OtlpDescriptor | undefined;
 /** The OTLP descriptor (parsed once, on first use). */
 export function otlp(): OtlpDescriptor {
   if (descriptor) return descriptor;
-  const root = protobuf.Root.fromJSON(descriptorJson as protobuf.INamespace);
+  const root = loadProtobuf().Root.fromJSON(descriptorJson as protobuf.INamespace);
   const lookup = (name: string): protobuf.Type => root.lookupType(name);
-  const enumValues = (name: string): ReadonlyMap<string, number> => new Map(Object.entries(root.lookupEnum(name).values));
   descriptor = {
     root,
     types: {
@@ -53,11 +52,6 @@ export function otlp(): OtlpDescriptor {
       RetryInfo: lookup('google.rpc.RetryInfo'),
       BadRequest: lookup('google.rpc.BadRequest'),
       AnyValue: lookup('opentelemetry.proto.common.v1.AnyValue'),
-    },
-    enums: {
-      spanKind: enumValues('opentelemetry.proto.trace.v1.Span.SpanKind'),
-      statusCode: enumValues('opentelemetry.proto.trace.v1.Status.StatusCode'),
-      severityNumber: enumValues('opentelemetry.proto.logs.v1.SeverityNumber'),
     },
   };
   return descriptor;

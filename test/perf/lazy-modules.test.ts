@@ -3,7 +3,8 @@
  * service with the embedded default scorers loads neither `compromise` (completeness, grounding), nor the
  * AI SDK (`ai`, `@ai-sdk/openai`: judge scorers), nor `kafkajs` (Kafka source or emit), and starts no
  * completeness workers. Each case runs in a fresh process with a preload that records every package loaded.
- * The offline `extract` command loads no scorer implementation and nothing only `serve` needs.
+ * The offline `extract` command loads no scorer implementation and nothing only `serve` needs, and, without
+ * a config file, no YAML parser; OTLP/JSON input needs no protobuf reflection.
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -66,7 +67,7 @@ describe('lazy loading of heavy modules', () => {
     expect(parsed.packages).toContain('compromise');
   }, 120_000);
 
-  it('extract (the built CLI) loads no scorer implementation, no gRPC, and no OpenTelemetry SDK, resource or exporter (nothing reads its metrics)', async () => {
+  it('extract (the built CLI) loads no scorer implementation, no gRPC, no YAML parser, no protobuf reflection, and no OpenTelemetry SDK, resource or exporter (nothing reads its metrics)', async () => {
     const fixture = fileURLToPath(new URL('../fixtures/traces/aisdk6-two-tools.json', import.meta.url));
     const script = `
       process.argv = [process.argv[0], 'tracejudge', 'extract', ${JSON.stringify(fixture)}];
@@ -78,7 +79,8 @@ describe('lazy loading of heavy modules', () => {
     expect(stdout).toContain('"agentName"');
     const packages = JSON.parse(/PACKAGES (.*)/.exec(stderr)?.[1] ?? 'null') as string[];
     expect(packages).toContain('zod');
-    const unwanted = ['keyword-extractor', 'sentiment', 'string-similarity', 'compromise', '@grpc/grpc-js', 'kafkajs', 'ai', '@ai-sdk/openai', '@opentelemetry/sdk-metrics', '@opentelemetry/resources'];
+    expect(packages).toContain('protobufjs'); // the minimal build, for the protobuf decoders
+    const unwanted = ['keyword-extractor', 'sentiment', 'string-similarity', 'compromise', '@grpc/grpc-js', 'kafkajs', 'ai', '@ai-sdk/openai', '@opentelemetry/sdk-metrics', '@opentelemetry/resources', '@opentelemetry/core', 'yaml', 'protobufjs/reflection'];
     expect(packages.filter((p) => unwanted.includes(p) || p.startsWith('@opentelemetry/exporter-'))).toEqual([]);
   }, 90_000);
 });

@@ -2,7 +2,8 @@
  * Record senders that turn score records into carrier spans or log events and hand them to an official OTLP
  * exporter, mapping its result onto success / retryable / permanent.
  */
-import { ExportResultCode, type ExportResult, type InstrumentationScope } from '@opentelemetry/core';
+import { createRequire } from 'node:module';
+import type { ExportResult, InstrumentationScope } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
 import type { LogRecordExporter, ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
@@ -12,6 +13,11 @@ import type { RecordSender } from '../buffered-emitter.js';
 import type { ScoreRecord } from '../../model/score-record.js';
 import type { EmitResult } from '../emitter.js';
 import type { OtlpProtocol } from '../../otlp/export-settings.js';
+
+// @opentelemetry/core comes with the exporters, so it is required with them (on the first export): a process
+// that exports nothing (offline `extract`, `score`) never loads it.
+const require = createRequire(import.meta.url);
+const exportResultCode = (): typeof import('@opentelemetry/core').ExportResultCode => (require('@opentelemetry/core') as typeof import('@opentelemetry/core')).ExportResultCode;
 
 /** The instrumentation scope of everything tracejudge emits. */
 const TRACEJUDGE_SCOPE: InstrumentationScope = { name: 'tracejudge' };
@@ -26,7 +32,7 @@ const GRPC_RETRYABLE: ReadonlySet<number> = new Set([1, 4, 10, 11, 14, 15]);
  * status (refused connection, timeout, concurrency limit) is retryable.
  */
 function classifyExportResult(result: ExportResult, protocol: OtlpProtocol): EmitResult {
-  if (result.code === ExportResultCode.SUCCESS) return { code: 'success' };
+  if (result.code === exportResultCode().SUCCESS) return { code: 'success' };
   const error = result.error ?? new Error('OTLP export failed');
   const status = (error as { code?: unknown }).code;
   if (typeof status === 'number') {
@@ -47,7 +53,7 @@ function exportOnce<T>(exporter: ExporterLike<T>, items: T[]): Promise<ExportRes
     try {
       exporter.export(items, resolve);
     } catch (err) {
-      resolve({ code: ExportResultCode.FAILED, error: err instanceof Error ? err : new Error(String(err)) });
+      resolve({ code: exportResultCode().FAILED, error: err instanceof Error ? err : new Error(String(err)) });
     }
   });
 }

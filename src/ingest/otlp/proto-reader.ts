@@ -4,7 +4,8 @@
  * fixed64 times become bigint, and nested values can be depth-capped without recursing into the rest.
  * Field numbers follow src/otlp/proto/otlp.json; test/ingest/proto-fields.test.ts checks them.
  */
-import protobuf from 'protobufjs';
+// The minimal build: the Reader is all the decoders use (the full library adds the reflection runtime).
+import protobuf from 'protobufjs/minimal.js';
 import type { Attributes, AttributeValue, Resource, Scope } from '../../model/span.js';
 import { MAX_INTERNED_LENGTH, type Interner } from './intern.js';
 import { allZero, bytesToHex } from './hex.js';
