@@ -72,12 +72,15 @@ function groups(input: ExtractInput, extraLogs: readonly LogRecord[]): Array<{ t
     logs = t.logs ?? [];
   }
   const byTrace = new Map<string, { traceId: string; spans: Span[]; logs: LogRecord[] }>();
+  let last: { traceId: string; spans: Span[]; logs: LogRecord[] } | undefined;
   for (const s of spans) {
-    let g = byTrace.get(s.traceId);
+    // Spans of one trace come together (a `Trace` holds only its own): the previous span's group is the usual match.
+    let g = last !== undefined && last.traceId === s.traceId ? last : byTrace.get(s.traceId);
     if (!g) byTrace.set(s.traceId, (g = { traceId: s.traceId, spans: [], logs: [] }));
     g.spans.push(s);
+    last = g;
   }
-  for (const l of [...logs, ...extraLogs]) byTrace.get(l.traceId)?.logs.push(l);
+  for (const list of [logs, extraLogs]) for (const l of list) byTrace.get(l.traceId)?.logs.push(l);
   return [...byTrace.values()];
 }
 
@@ -206,7 +209,10 @@ export function extractAgentRuns(input: ExtractInput, options: ExtractOptions = 
 
 /** Every agent run with its spans and resource attributes, for sampling rules and trajectory scorers. */
 export function extractAgentRunContexts(input: ExtractInput, options: ExtractOptions = {}): AgentRunContext[] {
-  return extractTraces(input, options).flatMap((t) => t.contexts);
+  const traces = extractTraces(input, options);
+  // One trace (what the pipeline hands in): its contexts as they are, without a flattened copy.
+  if (traces.length === 1) return (traces[0] as TraceExtraction).contexts;
+  return traces.flatMap((t) => t.contexts);
 }
 
 /** Per trace: conventions matched, spans seen, runs found and why no run was found. */

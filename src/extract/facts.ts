@@ -11,7 +11,7 @@ import { Deferred } from './conventions/lazy.js';
 import { mastra } from './conventions/mastra.js';
 import { openinference } from './conventions/openinference.js';
 import { openllmetry } from './conventions/openllmetry.js';
-import type { ConventionSelector, Msg, SpanFacts, ToolFacts } from './conventions/types.js';
+import { Facts, type ConventionSelector, type Msg, type SpanFacts, type ToolFacts } from './conventions/types.js';
 import type { SpanTree } from './tree.js';
 import { asString } from './values.js';
 
@@ -46,22 +46,21 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 
 /** Merges facts in priority order. */
 function mergeFacts(list: readonly SpanFacts[]): SpanFacts {
-  const out: SpanFacts = {};
+  const out = new Facts();
   let missing: Set<string> | undefined;
-  const inputs: Array<Deferred<Msg[]>> = [];
-  const systems: Array<Deferred<string[]>> = [];
+  let inputs: Array<Deferred<Msg[]>> | undefined;
+  let systems: Array<Deferred<string[]>> | undefined;
   for (const f of list) {
     if (out.role === undefined && f.role !== undefined) out.role = f.role;
     if (out.agentName === undefined && f.agentName !== undefined) out.agentName = f.agentName;
-    if (f.input !== undefined) inputs.push(f.input);
-    if (f.system !== undefined) systems.push(f.system);
+    if (f.input !== undefined) (inputs ??= []).push(f.input);
+    if (f.system !== undefined) (systems ??= []).push(f.system);
     if (out.output === undefined && f.output !== undefined && f.output.length > 0) out.output = f.output;
     if (out.documents === undefined && f.documents !== undefined) out.documents = f.documents;
     if (out.model === undefined && f.model !== undefined) out.model = f.model;
     if (out.usage === undefined && f.usage !== undefined) out.usage = f.usage;
     if (out.error === undefined && f.error !== undefined) out.error = f.error;
-    const tool = mergeTool(out.tool, f.tool);
-    if (tool) out.tool = tool;
+    if (f.tool !== undefined) out.tool = mergeTool(out.tool, f.tool);
     if (f.missing !== undefined && f.missing.length > 0) {
       missing ??= new Set<string>();
       for (const m of f.missing) missing.add(m);
@@ -69,8 +68,14 @@ function mergeFacts(list: readonly SpanFacts[]): SpanFacts {
   }
   if (!out.output && missing !== undefined) out.missing = [...missing];
   // Input and system stay lazy through the merge: the first non-empty one wins when a run reads it.
-  if (inputs.length > 0) out.input = Deferred.of(() => firstNonEmpty(inputs));
-  if (systems.length > 0) out.system = Deferred.of(() => firstNonEmpty(systems));
+  if (inputs !== undefined) {
+    const list = inputs;
+    out.input = Deferred.of(() => firstNonEmpty(list));
+  }
+  if (systems !== undefined) {
+    const list = systems;
+    out.system = Deferred.of(() => firstNonEmpty(list));
+  }
   return out;
 }
 
@@ -84,8 +89,12 @@ function firstNonEmpty<T>(list: ReadonlyArray<Deferred<T[]>>): T[] | undefined {
 
 /** Failure text of a span from its status and `exception` events; `undefined` when it did not fail. */
 function spanError(tree: SpanTree, span: Span): string | undefined {
-  const exc = tree.eventsOf(span.spanId).find((e) => e.name === 'exception');
-  const excText = exc ? (asString(exc.attributes['exception.message']) ?? asString(exc.attributes['exception.type'])) : undefined;
+  let excText: string | undefined;
+  for (const e of tree.eventsOf(span.spanId)) {
+    if (e.name !== 'exception') continue;
+    excText = asString(e.attributes['exception.message']) ?? asString(e.attributes['exception.type']);
+    break;
+  }
   if (span.status.code === 2) return span.status.message || excText || 'error';
   return excText;
 }
@@ -105,10 +114,8 @@ export function readSpan(span: Span, tree: SpanTree, selectors: readonly Convent
     }
   }
   const facts = mergeFacts(all);
-  const info: SpanInfo = { span, conventions, facts };
-  const err = spanError(tree, span) ?? facts.error ?? facts.tool?.error;
-  if (err !== undefined) info.error = err;
-  return info;
+  // `error` always present (possibly undefined): one object shape for every span's info.
+  return { span, conventions, facts, error: spanError(tree, span) ?? facts.error ?? facts.tool?.error };
 }
 
 /** Reads every span of the tree. */

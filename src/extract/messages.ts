@@ -117,7 +117,10 @@ function toMsg(m: unknown, j?: JsonCache): Msg | undefined {
   else if (isRecord(body.content)) text = textOfContent(body.content);
   if (!text && parts) text = textOfContent(parts);
   const msg: Msg = { role, text };
-  const calls = [...(parts ? partToolCalls(parts, j) : []), ...openAiToolCalls(body.tool_calls ?? body.toolCalls, j)];
+  const calls = parts ? partToolCalls(parts, j) : [];
+  const openAi = body.tool_calls ?? body.toolCalls;
+  // Most messages have no OpenAI-style calls: `openAiToolCalls(undefined)` is empty anyway.
+  if (openAi !== undefined) calls.push(...openAiToolCalls(openAi, j));
   if (isRecord(body.content) && Array.isArray(body.content.toolInvocations)) {
     for (const ti of body.content.toolInvocations) if (isRecord(ti)) calls.push(...partToolCalls([{ type: 'tool-invocation', toolInvocation: ti }], j));
   }

@@ -9,6 +9,7 @@ import { assistantMessage, messageFromParts, systemMessage, userMessage } from '
 import type { Msg, NormToolCall, SpanFacts } from './conventions/types.js';
 import type { SpanInfo } from './facts.js';
 import { extractToolResults } from './helpers.js';
+import { isoSeconds, YEAR_10000_SECS } from './iso-date.js';
 import { readableResult } from './messages.js';
 import { byStart, descendants, shortId, type SpanTree, type TreeMemo } from './tree.js';
 import { asString, attr, parseJsonish } from './values.js';
@@ -39,7 +40,8 @@ export function rfc3339(ns: bigint, memo: TreeMemo = {}): string {
   const frac = split > 0 ? digits.slice(split) : digits.padStart(9, '0');
   if (secs !== memo.secs || memo.datePart === undefined) {
     memo.secs = secs;
-    memo.datePart = new Date(secs * 1000).toISOString().slice(0, 19);
+    // Years 1970–9999 by arithmetic; later ones (six-digit years) as `Date` writes them.
+    memo.datePart = secs < YEAR_10000_SECS ? isoSeconds(secs) : new Date(secs * 1000).toISOString().slice(0, 19);
   }
   return `${memo.datePart}.${frac}Z`;
 }

@@ -126,7 +126,7 @@ export function buildSpanTree(traceId: string, spans: readonly Span[], logs: rea
     );
   }
   if (adoptive) kids.get(adoptive.spanId)?.sort(byStart);
-  const detached = breakCycles(ordered, byId, roots, kids, notes);
+  const detached = breakCycles(ordered, roots, orphans, kids, notes);
   // Only spans with events or joined logs get a list (most spans have neither).
   const events = new Map<string, SpanEventLike[]>();
   for (const s of ordered) {
@@ -152,6 +152,9 @@ export function buildSpanTree(traceId: string, spans: readonly Span[], logs: rea
   for (const list of events.values()) list.sort((a, b) => (a.timeUnixNano < b.timeUnixNano ? -1 : a.timeUnixNano > b.timeUnixNano ? 1 : 0));
   const allRoots = adoptive ? [...roots] : [...roots, ...orphans].sort(byStart);
   const flags = new Map<Span, number>();
+  // The selectors ask for the flags of one span several times in a row: the last answer is kept at hand.
+  let flagsSpan: Span | undefined;
+  let lastFlags = 0;
   return {
     traceId,
     byId,
@@ -166,8 +169,11 @@ export function buildSpanTree(traceId: string, spans: readonly Span[], logs: rea
     json: new Map<string, unknown>(),
     memo: {},
     keyFlags: (s) => {
+      if (s === flagsSpan) return lastFlags;
       let f = flags.get(s);
       if (f === undefined) flags.set(s, (f = keyFlagsOf(s.attributes)));
+      flagsSpan = s;
+      lastFlags = f;
       return f;
     },
   };
@@ -177,21 +183,18 @@ export function buildSpanTree(traceId: string, spans: readonly Span[], logs: rea
  * Spans that sit on a parent cycle (a → b → a) are reachable from no root; detach them to the root so
  * every walk terminates and every span is seen once.
  */
-function breakCycles(ordered: Span[], byId: Map<string, Span>, roots: Span[], kids: Map<string, Span[]>, notes: string[]): Set<string> {
+function breakCycles(ordered: Span[], roots: Span[], orphans: readonly Span[], kids: Map<string, Span[]>, notes: string[]): Set<string> {
   const detached = new Set<string>();
   const seen = new Set<string>();
-  const stack = [...roots];
-  const orphanParents = new Set(ordered.filter((s) => s.parentSpanId && !byId.has(s.parentSpanId)).map((s) => s.spanId));
-  for (const id of orphanParents) {
-    const s = byId.get(id);
-    if (s) stack.push(s);
-  }
+  const stack = [...roots, ...orphans];
   while (stack.length > 0) {
     const s = stack.pop() as Span;
     if (seen.has(s.spanId)) continue;
     seen.add(s.spanId);
     for (const c of kids.get(s.spanId) ?? []) stack.push(c);
   }
+  // Every span reached (the usual case): no cycle, and the roots are still in start order.
+  if (seen.size === ordered.length) return detached;
   for (const s of ordered) {
     if (seen.has(s.spanId)) continue;
     const list = kids.get(s.parentSpanId);

@@ -7,11 +7,11 @@
 import type { Span } from '../../model/span.js';
 import { anyToMessages, openAiToolCalls, outputText } from '../messages.js';
 import type { JsonCache, SpanTree } from '../tree.js';
-import { KEY_MASTRA } from '../key-flags.js';
+import { KEY_AI_OPERATION_ID, KEY_GEN_AI, KEY_MASTRA } from '../key-flags.js';
 import { attr, attrJson, attrStr, firstCount, firstStr } from '../values.js';
 import { readGenAi } from './genai.js';
 import { Deferred, systemTextsOf } from './lazy.js';
-import type { ConventionSelector, Msg, SpanFacts } from './types.js';
+import { Facts, type ConventionSelector, type Msg, type SpanFacts } from './types.js';
 
 const OUTER: ReadonlySet<string> = new Set(['ai.generateText', 'ai.streamText', 'ai.generateObject', 'ai.streamObject']);
 const INNER: ReadonlySet<string> = new Set(['ai.generateText.doGenerate', 'ai.streamText.doStream', 'ai.generateObject.doGenerate', 'ai.streamObject.doStream']);
@@ -23,7 +23,11 @@ function operationId(span: Span): string {
 }
 
 const isStep = (s: Span | undefined, tree: SpanTree): boolean =>
-  s !== undefined && attrStr(s.attributes, 'gen_ai.operation.name') === 'agent_step' && (tree.keyFlags(s) & KEY_MASTRA) === 0;
+  s !== undefined && (tree.keyFlags(s) & KEY_MASTRA) === 0 && attrStr(s.attributes, 'gen_ai.operation.name') === 'agent_step';
+
+/** The span carries `ai.operationId` (the legacy `ai.*` form). */
+const hasOperationId = (span: Span, tree: SpanTree): boolean =>
+  (tree.keyFlags(span) & KEY_AI_OPERATION_ID) !== 0 && attr(span.attributes, 'ai.operationId') !== undefined;
 
 /**
  * The v7 GenAI form: its scope is the generic `gen_ai`, so it is recognised by the AI-SDK-only `agent_step`
@@ -38,8 +42,11 @@ function isV7(span: Span, tree: SpanTree): boolean {
   return v7;
 }
 function isV7Once(span: Span, tree: SpanTree): boolean {
+  const flags = tree.keyFlags(span);
+  // Without a `gen_ai.*` key there is no `gen_ai.operation.name`; a Mastra span is Mastra's.
+  if ((flags & KEY_GEN_AI) === 0 || (flags & KEY_MASTRA) !== 0) return false;
   const op = attrStr(span.attributes, 'gen_ai.operation.name');
-  if (op === undefined || (tree.keyFlags(span) & KEY_MASTRA) !== 0) return false;
+  if (op === undefined) return false;
   if (op === 'agent_step' || span.scope.name === 'ai' || span.scope.name.startsWith('@ai-sdk/')) return true;
   return isStep(tree.parent(span), tree) || tree.children(span.spanId).some((c) => isStep(c, tree));
 }
@@ -66,7 +73,7 @@ function responseMessage(span: Span, j: JsonCache): Msg[] | undefined {
 function readLegacy(span: Span, j: JsonCache): SpanFacts {
   const a = span.attributes;
   const op = operationId(span);
-  const facts: SpanFacts = {};
+  const facts: SpanFacts = new Facts();
   const model = firstStr(a, ['ai.response.model', 'ai.model.id', 'gen_ai.response.model', 'gen_ai.request.model']);
   if (model) facts.model = model;
   const u = usage(span);
@@ -117,13 +124,14 @@ function readV7(span: Span, tree: SpanTree): SpanFacts {
   if (facts.role === 'agent') {
     facts.agentName = firstStr(span.attributes, ['gen_ai.agent.name', ...NAME_KEYS]) ?? 'invoke_agent';
   } else {
-    delete facts.agentName;
+    // Assigned rather than deleted: a delete would turn the object into a slow dictionary-mode one.
+    facts.agentName = undefined;
   }
   return facts;
 }
 
 export const aisdk: ConventionSelector = {
   name: 'aisdk',
-  detect: (span, tree) => attr(span.attributes, 'ai.operationId') !== undefined || span.name.startsWith('ai.') || isV7(span, tree),
-  read: (span, tree) => (attr(span.attributes, 'ai.operationId') === undefined && isV7(span, tree) ? readV7(span, tree) : readLegacy(span, tree.json)),
+  detect: (span, tree) => hasOperationId(span, tree) || span.name.startsWith('ai.') || isV7(span, tree),
+  read: (span, tree) => (!hasOperationId(span, tree) && isV7(span, tree) ? readV7(span, tree) : readLegacy(span, tree.json)),
 };

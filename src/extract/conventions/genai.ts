@@ -7,10 +7,10 @@
 import type { Attributes, Span } from '../../model/span.js';
 import { anyToMessages, openAiToolCalls, textOfContent } from '../messages.js';
 import type { JsonCache, SpanTree, SpanEventLike } from '../tree.js';
-import { KEY_GEN_AI } from '../key-flags.js';
+import { KEY_ERROR, KEY_GEN_AI, KEY_GEN_AI_AGENT, KEY_GEN_AI_CONTENT, KEY_GEN_AI_RETRIEVAL, KEY_GEN_AI_TOOL, KEY_GEN_AI_USAGE } from '../key-flags.js';
 import { attr, attrJson, attrStr, firstCount, firstStr, isRecord, asString, parseJsonish } from '../values.js';
 import { Deferred } from './lazy.js';
-import type { ConventionSelector, Msg, SpanFacts, SpanRole } from './types.js';
+import { Facts, type ConventionSelector, type Msg, type SpanFacts, type SpanRole } from './types.js';
 
 const OP_ROLES: Record<string, SpanRole> = {
   invoke_agent: 'agent',
@@ -44,8 +44,10 @@ function genAiRole(span: Span): SpanRole | undefined {
   return undefined;
 }
 
-function contentEvents(tree: SpanTree, span: Span): SpanEventLike[] {
-  return tree.eventsOf(span.spanId).filter((e) => MESSAGE_EVENTS.has(e.name));
+function contentEvents(tree: SpanTree, span: Span): readonly SpanEventLike[] {
+  const events = tree.eventsOf(span.spanId);
+  // Most spans have no events: no filtered copy for them.
+  return events.length === 0 ? events : events.filter((e) => MESSAGE_EVENTS.has(e.name));
 }
 
 /** System instructions: a parts array, a string, or an array of strings. */
@@ -79,7 +81,7 @@ function eventBody(e: SpanEventLike, j: JsonCache): Record<string, unknown> {
 }
 
 /** Reads the content events of a span into input / output messages. */
-function readEvents(events: SpanEventLike[], facts: SpanFacts, j: JsonCache): void {
+function readEvents(events: readonly SpanEventLike[], facts: SpanFacts, j: JsonCache): void {
   const input: Msg[] = [];
   const output: Msg[] = [];
   for (const e of events) {
@@ -141,27 +143,37 @@ function readContentAttributes(a: Attributes, facts: SpanFacts, j: JsonCache): v
  * rewrites top-level fields); nested values are shared and never mutated.
  */
 export function readGenAi(span: Span, tree: SpanTree): SpanFacts {
+  return { ...sharedGenAi(span, tree) };
+}
+
+/**
+ * The remembered facts themselves, for the GenAI selector: the merge only reads them, so they need no copy
+ * (nor does a span that no other selector reads through `readGenAi`, the usual case). Never mutate them.
+ */
+function sharedGenAi(span: Span, tree: SpanTree): SpanFacts {
   const last = tree.memo.genAi;
-  if (last !== undefined && last.span === span) return { ...(last.facts as SpanFacts) };
+  if (last !== undefined && last.span === span) return last.facts;
   const facts = readGenAiOnce(span, tree);
-  tree.memo.genAi = { span, facts: { ...facts } };
+  tree.memo.genAi = { span, facts };
   return facts;
 }
 
+/** Each group of keys is looked up only when the span's key flags say it has a key of that family. */
 function readGenAiOnce(span: Span, tree: SpanTree): SpanFacts {
   const a = span.attributes;
-  const facts: SpanFacts = {};
+  const flags = tree.keyFlags(span);
+  const facts: SpanFacts = new Facts();
   let role = genAiRole(span);
   const events = contentEvents(tree, span);
   if (!role && events.length > 0) role = 'llm';
   if (!role && (attr(a, 'gen_ai.request.model') !== undefined || attr(a, 'gen_ai.input.messages') !== undefined)) role = 'llm';
   if (role) facts.role = role;
-  const name = firstStr(a, ['gen_ai.agent.name', 'gen_ai.agent.id']);
+  const name = (flags & KEY_GEN_AI_AGENT) !== 0 ? firstStr(a, ['gen_ai.agent.name', 'gen_ai.agent.id']) : undefined;
   if (name) facts.agentName = name;
   else if (role === 'agent' && span.name.startsWith('invoke_agent ')) facts.agentName = span.name.slice('invoke_agent '.length);
-  readContentAttributes(a, facts, tree.json);
+  if ((flags & KEY_GEN_AI_CONTENT) !== 0) readContentAttributes(a, facts, tree.json);
   readEvents(events, facts, tree.json);
-  if (role === 'tool' || attr(a, 'gen_ai.tool.name') !== undefined) {
+  if (role === 'tool' || ((flags & KEY_GEN_AI_TOOL) !== 0 && attr(a, 'gen_ai.tool.name') !== undefined)) {
     const toolName = attrStr(a, 'gen_ai.tool.name') ?? (span.name.startsWith('execute_tool ') ? span.name.slice('execute_tool '.length) : undefined);
     const hasResult = attr(a, 'gen_ai.tool.call.result') !== undefined;
     facts.tool = { hasResult };
@@ -171,17 +183,19 @@ function readGenAiOnce(span: Span, tree: SpanTree): SpanFacts {
     if (attr(a, 'gen_ai.tool.call.arguments') !== undefined) facts.tool.args = attrJson(a, 'gen_ai.tool.call.arguments', tree.json);
     if (hasResult) facts.tool.result = attrJson(a, 'gen_ai.tool.call.result', tree.json);
   }
-  const docs = attrJson(a, 'gen_ai.retrieval.documents', tree.json);
+  const docs = (flags & KEY_GEN_AI_RETRIEVAL) !== 0 ? attrJson(a, 'gen_ai.retrieval.documents', tree.json) : undefined;
   if (Array.isArray(docs)) {
     const texts = docs.map((d) => (typeof d === 'string' ? d : isRecord(d) ? textOfContent(d.content ?? d.text ?? d.page_content) : '')).filter((t) => t.length > 0);
     if (texts.length > 0) facts.documents = texts;
   }
   const model = firstStr(a, ['gen_ai.response.model', 'gen_ai.request.model']);
   if (model) facts.model = model;
-  const inputTokens = firstCount(a, ['gen_ai.usage.input_tokens', 'gen_ai.usage.prompt_tokens']);
-  const outputTokens = firstCount(a, ['gen_ai.usage.output_tokens', 'gen_ai.usage.completion_tokens']);
-  if (inputTokens !== undefined || outputTokens !== undefined) facts.usage = { inputTokens, outputTokens };
-  const err = attrStr(a, 'error.type');
+  if ((flags & KEY_GEN_AI_USAGE) !== 0) {
+    const inputTokens = firstCount(a, ['gen_ai.usage.input_tokens', 'gen_ai.usage.prompt_tokens']);
+    const outputTokens = firstCount(a, ['gen_ai.usage.output_tokens', 'gen_ai.usage.completion_tokens']);
+    if (inputTokens !== undefined || outputTokens !== undefined) facts.usage = { inputTokens, outputTokens };
+  }
+  const err = (flags & KEY_ERROR) !== 0 ? attrStr(a, 'error.type') : undefined;
   if (err) facts.error = firstStr(a, ['error.message']) ?? err;
   if (role === 'llm' && !facts.output) facts.missing = ['gen_ai.output.messages'];
   return facts;
@@ -189,10 +203,7 @@ function readGenAiOnce(span: Span, tree: SpanTree): SpanFacts {
 
 export const genai: ConventionSelector = {
   name: 'genai',
-  detect: (span, tree) =>
-    attr(span.attributes, 'gen_ai.operation.name') !== undefined ||
-    genAiRole(span) !== undefined ||
-    (tree.keyFlags(span) & KEY_GEN_AI) !== 0 ||
-    contentEvents(tree, span).length > 0,
-  read: readGenAi,
+  // A span with `gen_ai.operation.name` has a `gen_ai.*` key: the flag answers for both.
+  detect: (span, tree) => (tree.keyFlags(span) & KEY_GEN_AI) !== 0 || genAiRole(span) !== undefined || contentEvents(tree, span).length > 0,
+  read: sharedGenAi,
 };

@@ -9,7 +9,7 @@ import type { Span } from '../../model/span.js';
 import { anyToMessages, outputText, textOfContent } from '../messages.js';
 import { asCount, asString, attr, isRecord, parseJsonish } from '../values.js';
 import { Deferred } from './lazy.js';
-import type { ConventionSelector, SpanFacts } from './types.js';
+import { Facts, type ConventionSelector, type SpanFacts } from './types.js';
 
 type PathStep = string | number;
 
@@ -69,7 +69,8 @@ function matches(c: CompiledRule, span: Span): boolean {
 }
 
 function read(rule: MappingRule, span: Span): SpanFacts {
-  const facts: SpanFacts = { role: rule.role };
+  const facts: SpanFacts = new Facts();
+  facts.role = rule.role;
   const name = asString(readRef(span, rule.agentName));
   if (name) facts.agentName = name;
   const input = readRef(span, rule.input);

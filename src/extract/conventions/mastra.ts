@@ -10,7 +10,7 @@ import type { JsonCache } from '../tree.js';
 import { KEY_MASTRA } from '../key-flags.js';
 import { attr, attrStr, firstStr, parseJsonish } from '../values.js';
 import { Deferred, systemTextsOf } from './lazy.js';
-import type { ConventionSelector, Msg, SpanFacts, SpanRole } from './types.js';
+import { Facts, type ConventionSelector, type Msg, type SpanFacts, type SpanRole } from './types.js';
 
 const TYPE_ROLES: Record<string, SpanRole> = {
   agent_run: 'agent',
@@ -56,7 +56,7 @@ function asAssistant(v: unknown, j: JsonCache): Msg[] {
 function read(span: Span, j: JsonCache): SpanFacts {
   const a = span.attributes;
   const role = roleOf(span);
-  const facts: SpanFacts = {};
+  const facts: SpanFacts = new Facts();
   if (role) facts.role = role;
   if (role === 'agent') {
     const name = agentNameOf(span);
@@ -95,9 +95,9 @@ function read(span: Span, j: JsonCache): SpanFacts {
 
 export const mastra: ConventionSelector = {
   name: 'mastra',
+  // `mastra.span.type` is one of the `mastra.*` keys the flag stands for.
   detect: (span, tree) =>
     span.scope.name === '@mastra/otel' ||
-    attr(span.attributes, 'mastra.span.type') !== undefined ||
     (tree.keyFlags(span) & KEY_MASTRA) !== 0 ||
     isOldAgent(span) ||
     isOldTool(span),

@@ -5,10 +5,11 @@
  */
 import type { AttributeValue, Attributes } from '../../model/span.js';
 import { anyToMessages } from '../messages.js';
+import { KEY_LLM_INPUT_MESSAGES, KEY_LLM_OUTPUT_MESSAGES, KEY_OPENINFERENCE_KIND, KEY_RETRIEVAL_DOCUMENTS } from '../key-flags.js';
 import type { JsonCache } from '../tree.js';
 import { Deferred, systemTextsOf } from './lazy.js';
 import { asString, attr, attrStr, firstCount, firstStr, parseJsonish, unflatten } from '../values.js';
-import type { ConventionSelector, Msg, NormToolCall, SpanFacts, SpanRole } from './types.js';
+import { Facts, type ConventionSelector, type Msg, type NormToolCall, type SpanFacts, type SpanRole } from './types.js';
 
 const ROLES: Record<string, SpanRole> = { AGENT: 'agent', LLM: 'llm', TOOL: 'tool', RETRIEVER: 'retriever', CHAIN: 'workflow' };
 
@@ -20,9 +21,12 @@ function ioValue(a: Attributes, which: 'input' | 'output', j: JsonCache): unknow
   return mime === 'text/plain' ? v : parseJsonish(v, j);
 }
 
-/** Rebuilds `prefix.{i}.message.*` rows into messages. */
-function flatMessages(a: Attributes, prefix: string, j: JsonCache): Msg[] {
-  return unflatten(a, prefix).map((row) => rowToMsg(row, j));
+/**
+ * Rebuilds `prefix.{i}.message.*` rows into messages. `present` is whether the span's key flags say some
+ * key starts with `prefix.`: without one there is no row, and the key scan of `unflatten` is skipped.
+ */
+function flatMessages(a: Attributes, prefix: string, present: boolean, j: JsonCache): Msg[] {
+  return present ? unflatten(a, prefix).map((row) => rowToMsg(row, j)) : [];
 }
 
 function rowToMsg(row: Record<string, AttributeValue>, j: JsonCache): Msg {
@@ -66,18 +70,19 @@ function rowToMsg(row: Record<string, AttributeValue>, j: JsonCache): Msg {
 }
 
 /** The flattened input messages, else the parsed `input.value`. */
-function inputMessages(a: Attributes, j: JsonCache): Msg[] | undefined {
-  const inMsgs = flatMessages(a, 'llm.input_messages', j);
+function inputMessages(a: Attributes, keyFlags: number, j: JsonCache): Msg[] | undefined {
+  const inMsgs = flatMessages(a, 'llm.input_messages', (keyFlags & KEY_LLM_INPUT_MESSAGES) !== 0, j);
   if (inMsgs.length > 0) return inMsgs;
   const input = ioValue(a, 'input', j);
   return input !== undefined ? anyToMessages(input, 'user', 0, j) : undefined;
 }
 
-function read(span: { attributes: Attributes; name: string }, j: JsonCache): SpanFacts {
+/** `keyFlags`: the span's key families (`SpanTree.keyFlags`). */
+function read(span: { attributes: Attributes; name: string }, keyFlags: number, j: JsonCache): SpanFacts {
   const a = span.attributes;
   const kind = (attrStr(a, 'openinference.span.kind') ?? '').toUpperCase();
   const role = ROLES[kind];
-  const facts: SpanFacts = {};
+  const facts: SpanFacts = new Facts();
   if (role) facts.role = role;
   const name = firstStr(a, ['agent.name', 'graph.node.name']);
   if (name && role === 'agent') facts.agentName = name;
@@ -92,20 +97,22 @@ function read(span: { attributes: Attributes; name: string }, j: JsonCache): Spa
     if (input !== undefined) facts.tool.args = input;
     if (output !== undefined) facts.tool.result = output;
   } else {
-    const outMsgs = flatMessages(a, 'llm.output_messages', j);
+    const outMsgs = flatMessages(a, 'llm.output_messages', (keyFlags & KEY_LLM_OUTPUT_MESSAGES) !== 0, j);
     const output = outMsgs.length > 0 ? undefined : ioValue(a, 'output', j);
     if (outMsgs.length > 0) facts.output = outMsgs;
     else if (output !== undefined) facts.output = anyToMessages(output, 'assistant', 0, j).map((m) => (m.role === 'user' ? { ...m, role: 'assistant' } : m));
     // The input (and the system prompt inside it) is read when a run asks for it.
-    const input = Deferred.of(() => inputMessages(a, j));
+    const input = Deferred.of(() => inputMessages(a, keyFlags, j));
     facts.input = input;
     facts.system = Deferred.of(() => systemTextsOf(input.value));
     if (role === 'llm' && !facts.output) facts.missing = ['llm.output_messages', 'output.value'];
   }
-  const docs = unflatten(a, 'retrieval.documents')
-    .map((row) => asString(row['document.content']))
-    .filter((t): t is string => t !== undefined);
-  if (docs.length > 0) facts.documents = docs;
+  if ((keyFlags & KEY_RETRIEVAL_DOCUMENTS) !== 0) {
+    const docs = unflatten(a, 'retrieval.documents')
+      .map((row) => asString(row['document.content']))
+      .filter((t): t is string => t !== undefined);
+    if (docs.length > 0) facts.documents = docs;
+  }
   const model = firstStr(a, ['llm.response.model_name', 'llm.model_name', 'llm.request.model_name']);
   if (model) facts.model = model;
   const inputTokens = firstCount(a, ['llm.token_count.prompt']);
@@ -116,6 +123,6 @@ function read(span: { attributes: Attributes; name: string }, j: JsonCache): Spa
 
 export const openinference: ConventionSelector = {
   name: 'openinference',
-  detect: (span) => attr(span.attributes, 'openinference.span.kind') !== undefined,
-  read: (span, tree) => read(span, tree.json),
+  detect: (span, tree) => (tree.keyFlags(span) & KEY_OPENINFERENCE_KIND) !== 0 && attr(span.attributes, 'openinference.span.kind') !== undefined,
+  read: (span, tree) => read(span, tree.keyFlags(span), tree.json),
 };

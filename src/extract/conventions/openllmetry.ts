@@ -6,11 +6,11 @@
  */
 import type { AttributeValue, Attributes, Span } from '../../model/span.js';
 import { anyToMessages } from '../messages.js';
-import { KEY_OPENLLMETRY_LEGACY } from '../key-flags.js';
+import { KEY_GEN_AI_COMPLETION, KEY_GEN_AI_PROMPT, KEY_OPENLLMETRY_LEGACY, KEY_OPENLLMETRY_MARKER } from '../key-flags.js';
 import { asString, attr, attrStr, firstStr, isRecord, parseJsonish, unflatten } from '../values.js';
 import type { JsonCache } from '../tree.js';
 import { Deferred, systemTextsOf } from './lazy.js';
-import type { ConventionSelector, Msg, NormToolCall, SpanFacts } from './types.js';
+import { Facts, type ConventionSelector, type Msg, type NormToolCall, type SpanFacts } from './types.js';
 
 /** `{args, kwargs}` unwrapped: one positional argument, or the keyword arguments, or the whole record. */
 function entityValue(v: unknown, j?: JsonCache): unknown {
@@ -24,7 +24,9 @@ function entityValue(v: unknown, j?: JsonCache): unknown {
   return x;
 }
 
-function flatMsgs(a: Attributes, prefix: 'gen_ai.prompt' | 'gen_ai.completion', j: JsonCache): Msg[] {
+/** `present`: whether the span's key flags say some key starts with `prefix.` (else there is no message). */
+function flatMsgs(a: Attributes, prefix: 'gen_ai.prompt' | 'gen_ai.completion', present: boolean, j: JsonCache): Msg[] {
+  if (!present) return [];
   return unflatten(a, prefix).map((row: Record<string, AttributeValue>) => {
     const role = asString(row.role) ?? (prefix === 'gen_ai.prompt' ? 'user' : 'assistant');
     const msg: Msg = { role, text: asString(row.content) ?? '' };
@@ -54,10 +56,11 @@ function flatMsgs(a: Attributes, prefix: 'gen_ai.prompt' | 'gen_ai.completion', 
   });
 }
 
-function read(span: Span, j: JsonCache): SpanFacts {
+/** `keyFlags`: the span's key families (`SpanTree.keyFlags`). */
+function read(span: Span, keyFlags: number, j: JsonCache): SpanFacts {
   const a = span.attributes;
   const kind = attrStr(a, 'traceloop.span.kind');
-  const facts: SpanFacts = {};
+  const facts: SpanFacts = new Facts();
   const entityName = attrStr(a, 'traceloop.entity.name');
   const input = attr(a, 'traceloop.entity.input');
   const output = attr(a, 'traceloop.entity.output');
@@ -74,8 +77,8 @@ function read(span: Span, j: JsonCache): SpanFacts {
     if (output !== undefined) facts.tool.result = entityValue(output, j);
     return facts;
   }
-  const prompts = flatMsgs(a, 'gen_ai.prompt', j);
-  const completions = flatMsgs(a, 'gen_ai.completion', j);
+  const prompts = flatMsgs(a, 'gen_ai.prompt', (keyFlags & KEY_GEN_AI_PROMPT) !== 0, j);
+  const completions = flatMsgs(a, 'gen_ai.completion', (keyFlags & KEY_GEN_AI_COMPLETION) !== 0, j);
   if (prompts.length > 0 || completions.length > 0 || attrStr(a, 'llm.request.type') !== undefined) {
     if (!facts.role) facts.role = 'llm';
     if (prompts.length > 0) facts.input = Deferred.known(prompts);
@@ -95,9 +98,12 @@ function read(span: Span, j: JsonCache): SpanFacts {
 
 export const openllmetry: ConventionSelector = {
   name: 'openllmetry',
-  detect: (span, tree) =>
-    attr(span.attributes, 'traceloop.span.kind') !== undefined ||
-    attr(span.attributes, 'llm.request.type') !== undefined ||
-    (tree.keyFlags(span) & KEY_OPENLLMETRY_LEGACY) !== 0,
-  read: (span, tree) => read(span, tree.json),
+  detect: (span, tree) => {
+    const flags = tree.keyFlags(span);
+    return (
+      ((flags & KEY_OPENLLMETRY_MARKER) !== 0 && (attr(span.attributes, 'traceloop.span.kind') !== undefined || attr(span.attributes, 'llm.request.type') !== undefined)) ||
+      (flags & KEY_OPENLLMETRY_LEGACY) !== 0
+    );
+  },
+  read: (span, tree) => read(span, tree.keyFlags(span), tree.json),
 };

@@ -66,6 +66,26 @@ export interface SpanFacts {
   missing?: string[];
 }
 
+/**
+ * A `SpanFacts` with every field present (`undefined` when not stated). Selectors and the merge make their
+ * facts with it: the merge and the run builder read the same fields of every span, and one object shape
+ * keeps those reads monomorphic. Facts filled field by field into an object literal take one shape per
+ * combination of fields; the merge's reads of them were megamorphic (≈7 % of extraction, measured).
+ */
+export class Facts implements SpanFacts {
+  role: SpanRole | undefined = undefined;
+  agentName: string | undefined = undefined;
+  input: Deferred<Msg[]> | undefined = undefined;
+  system: Deferred<string[]> | undefined = undefined;
+  output: Msg[] | undefined = undefined;
+  tool: ToolFacts | undefined = undefined;
+  documents: string[] | undefined = undefined;
+  model: string | undefined = undefined;
+  usage: SpanFacts['usage'] = undefined;
+  error: string | undefined = undefined;
+  missing: string[] | undefined = undefined;
+}
+
 /** One convention: detection per span, and a reader of its keys. Pure; never throws on bad data. */
 export interface ConventionSelector {
   name: Convention;

@@ -1,0 +1,61 @@
+/**
+ * A/B of warm extraction between two built trees, in one process, passes interleaved (A, B, A, B, …) so
+ * load on a shared machine hits both alike.
+ *
+ *     node --import tsx bench/extract-ab.ts A_ROOT B_ROOT [passes]
+ *
+ * Each root is a checkout with `dist/` built (`npx tsc -p tsconfig.build.json`). Prints the median µs per
+ * span of `extractAgentRunContexts` over every trace of the micro-benchmark dataset, for A and for B.
+ */
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import type { Span, Trace } from '../src/model/span.js';
+import type { extractAgentRunContexts as Extract } from '../src/extract/extract.js';
+import { decodeTraceRequestProto } from '../src/ingest/otlp/decode.js';
+import { Interner } from '../src/ingest/otlp/intern.js';
+import { buildDataset } from './lib/dataset.js';
+import { median } from './lib/stats.js';
+
+const [aRoot, bRoot, passesArg = '25'] = process.argv.slice(2);
+if (!aRoot || !bRoot) throw new Error('usage: extract-ab.ts A_ROOT B_ROOT [passes]');
+const passes = Number(passesArg);
+
+async function load(root: string): Promise<typeof Extract> {
+  const url = pathToFileURL(resolve(root, 'dist/extract/extract.js')).href;
+  return ((await import(url)) as { extractAgentRunContexts: typeof Extract }).extractAgentRunContexts;
+}
+
+const ds = buildDataset('extract-ab', 1500, 512, { seed: 99, messageSize: 'llm' });
+const interner = new Interner();
+const byTrace = new Map<string, Span[]>();
+for (const b of ds.proto) {
+  for (const s of decodeTraceRequestProto(b, interner).spans) {
+    const list = byTrace.get(s.traceId);
+    if (list) list.push(s);
+    else byTrace.set(s.traceId, [s]);
+  }
+}
+const traces: Trace[] = [...byTrace].map(([traceId, spans]) => ({ traceId, spans, logs: [], source: 'otlp' }));
+
+const variants = [
+  { label: 'A', root: aRoot, extract: await load(aRoot), samples: [] as number[] },
+  { label: 'B', root: bRoot, extract: await load(bRoot), samples: [] as number[] },
+];
+const pass = (extract: typeof Extract): number => {
+  const t0 = performance.now();
+  for (const t of traces) extract(t);
+  return performance.now() - t0;
+};
+// Warm-up: both compiled and their caches settled before any sample counts.
+for (let i = 0; i < 5; i++) for (const v of variants) pass(v.extract);
+for (let i = 0; i < passes; i++) {
+  const order = i % 2 === 0 ? variants : [...variants].reverse();
+  for (const v of order) v.samples.push(pass(v.extract));
+}
+for (const v of variants) {
+  const us = (median(v.samples) * 1000) / ds.spans;
+  process.stdout.write(`${v.label} ${us.toFixed(3)} µs/span (median of ${passes}, ${ds.spans} spans)  ${v.root}\n`);
+}
+const [a, b] = variants.map((v) => median(v.samples)) as [number, number];
+process.stdout.write(`B/A ${(b / a).toFixed(3)}\n`);
