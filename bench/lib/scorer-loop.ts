@@ -15,6 +15,28 @@ export interface LoopOptions {
   warmupMs?: number;
   beforePass?: () => void;
   beforeRun?: () => void;
+  /**
+   * Runs awaited at once (default 1: each run awaited before the next starts). More is how the service
+   * scores: it handles up to `assembly.maxInFlightTraces` traces at a time, so a scorer that parses off the
+   * event loop has several runs in progress.
+   */
+  inFlight?: number;
+}
+
+type Run = (x: unknown) => Promise<{ score?: unknown }>;
+
+/** One pass over `inputs` with up to `inFlight` runs awaited at once; `scores[i]` gets input i's score when given. */
+async function pass(run: Run, inputs: readonly unknown[], inFlight: number, beforeRun?: () => void, scores?: unknown[]): Promise<void> {
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < inputs.length) {
+      const i = next++;
+      beforeRun?.();
+      const { score } = await run(inputs[i]);
+      if (scores) scores[i] = score;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(inFlight, inputs.length)) }, lane));
 }
 
 /**
@@ -30,30 +52,21 @@ export async function timeScorer(
   budgetMs: number,
   options: LoopOptions = {},
 ): Promise<LoopResult> {
-  const { warmupMs = 0, beforePass, beforeRun } = options;
-  const run = scorer.run.bind(scorer) as (x: unknown) => Promise<{ score?: unknown }>;
+  const { warmupMs = 0, beforePass, beforeRun, inFlight = 1 } = options;
+  const run = scorer.run.bind(scorer) as Run;
   const scores: unknown[] = [];
   beforePass?.();
-  for (const x of inputs) {
-    beforeRun?.();
-    scores.push((await run(x)).score);
-  }
+  await pass(run, inputs, inFlight, beforeRun, scores);
   for (const w0 = performance.now(); performance.now() - w0 < warmupMs; ) {
     beforePass?.();
-    for (const x of inputs) {
-      beforeRun?.();
-      await run(x);
-    }
+    await pass(run, inputs, inFlight, beforeRun);
   }
   let runs = 0;
   const t0 = performance.now();
   let elapsed = 0;
   while (elapsed < budgetMs) {
     beforePass?.();
-    for (const x of inputs) {
-      beforeRun?.();
-      await run(x);
-    }
+    await pass(run, inputs, inFlight, beforeRun);
     runs += inputs.length;
     elapsed = performance.now() - t0;
   }
