@@ -150,12 +150,14 @@ function topOf(tree: SpanTree, s: Span): Span {
 
 /** Runs of one tree, plus reasons for LLM/tool spans left without one. */
 function treeRuns(tree: SpanTree, infos: Map<string, SpanInfo>, groundTruthAttribute: string): { built: BuiltRun[]; uncovered: string[] } {
-  const role = (s: Span): string | undefined => infos.get(s.spanId)?.facts.role;
+  // Each span's role, looked up once for both passes.
+  const roles = tree.ordered.map((s) => infos.get(s.spanId)?.facts.role);
   const built: BuiltRun[] = [];
   const covered = new Set<string>();
   const opts = { groundTruthAttribute };
-  for (const s of tree.ordered) {
-    if (role(s) !== 'agent') continue;
+  for (let i = 0; i < tree.ordered.length; i++) {
+    if (roles[i] !== 'agent') continue;
+    const s = tree.ordered[i] as Span;
     const members = runMembers(tree, infos, s);
     covered.add(s.spanId);
     for (const m of members) covered.add(m.spanId);
@@ -163,8 +165,9 @@ function treeRuns(tree: SpanTree, infos: Map<string, SpanInfo>, groundTruthAttri
   }
   // LLM and tool spans outside every agent: one workflow run per top-level ancestor, when it has content.
   const groups = new Map<string, { top: Span; spans: Span[] }>();
-  for (const s of tree.ordered) {
-    if (covered.has(s.spanId) || (role(s) !== 'llm' && role(s) !== 'tool')) continue;
+  for (let i = 0; i < tree.ordered.length; i++) {
+    const s = tree.ordered[i] as Span;
+    if ((roles[i] !== 'llm' && roles[i] !== 'tool') || covered.has(s.spanId)) continue;
     const top = topOf(tree, s);
     let g = groups.get(top.spanId);
     if (!g) groups.set(top.spanId, (g = { top, spans: [] }));

@@ -12,7 +12,7 @@ import { mastra } from './conventions/mastra.js';
 import { openinference } from './conventions/openinference.js';
 import { openllmetry } from './conventions/openllmetry.js';
 import { Facts, type ConventionSelector, type Msg, type SpanFacts, type ToolFacts } from './conventions/types.js';
-import type { SpanTree } from './tree.js';
+import type { SpanEventLike, SpanTree } from './tree.js';
 import { asString } from './values.js';
 
 /** Built-in selectors in priority order (the mapping selector, when configured, goes first). */
@@ -27,20 +27,23 @@ export interface SpanInfo {
   error?: string;
 }
 
+/** Each field from `a` when it states it (not `undefined`), else from `b`; a result from whichever has one. */
 function mergeTool(a: ToolFacts | undefined, b: ToolFacts | undefined): ToolFacts | undefined {
   if (!a) return b;
   if (!b) return a;
-  const out: ToolFacts = { ...b, ...stripUndefined(a) };
+  // Field by field rather than `{ ...b, ...definedOf(a) }`: the same values, without the entries walk.
+  const out: ToolFacts = {
+    name: a.name !== undefined ? a.name : b.name,
+    callId: a.callId !== undefined ? a.callId : b.callId,
+    args: a.args !== undefined ? a.args : b.args,
+    result: a.result !== undefined ? a.result : b.result,
+    hasResult: a.hasResult !== undefined ? a.hasResult : b.hasResult,
+    error: a.error !== undefined ? a.error : b.error,
+  };
   if (a.hasResult !== true && b.hasResult === true) {
     out.hasResult = true;
     out.result = b.result;
   }
-  return out;
-}
-
-function stripUndefined<T extends object>(o: T): Partial<T> {
-  const out: Partial<T> = {};
-  for (const [k, v] of Object.entries(o)) if (v !== undefined) (out as Record<string, unknown>)[k] = v;
   return out;
 }
 
@@ -68,14 +71,8 @@ function mergeFacts(list: readonly SpanFacts[]): SpanFacts {
   }
   if (!out.output && missing !== undefined) out.missing = [...missing];
   // Input and system stay lazy through the merge: the first non-empty one wins when a run reads it.
-  if (inputs !== undefined) {
-    const list = inputs;
-    out.input = Deferred.of(() => firstNonEmpty(list));
-  }
-  if (systems !== undefined) {
-    const list = systems;
-    out.system = Deferred.of(() => firstNonEmpty(list));
-  }
+  if (inputs !== undefined) out.input = Deferred.from(firstNonEmpty<Msg>, inputs);
+  if (systems !== undefined) out.system = Deferred.from(firstNonEmpty<string>, systems);
   return out;
 }
 
@@ -90,7 +87,9 @@ function firstNonEmpty<T>(list: ReadonlyArray<Deferred<T[]>>): T[] | undefined {
 /** Failure text of a span from its status and `exception` events; `undefined` when it did not fail. */
 function spanError(tree: SpanTree, span: Span): string | undefined {
   let excText: string | undefined;
-  for (const e of tree.eventsOf(span.spanId)) {
+  const events = tree.eventsOf(span.spanId);
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i] as SpanEventLike;
     if (e.name !== 'exception') continue;
     excText = asString(e.attributes['exception.message']) ?? asString(e.attributes['exception.type']);
     break;

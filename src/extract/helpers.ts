@@ -209,24 +209,41 @@ export function extractToolCalls(output: unknown): {
   return { tools, toolCallInfos };
 }
 
+/** A tool result as `extractToolResults` reports it. */
+export interface ExtractedToolResult {
+  toolName: string;
+  toolCallId: string;
+  args: unknown;
+  result: unknown;
+  resultText?: string;
+}
+
 /**
  * Every tool result of a run output, in order: invocations with `state: 'result'` and a defined result.
  * Thrown calls (`output-error`) produce nothing. `resultText` is copied when present.
  */
-export function extractToolResults(output: unknown): Array<{ toolName: string; toolCallId: string; args: unknown; result: unknown; resultText?: string }> {
-  const out: Array<{ toolName: string; toolCallId: string; args: unknown; result: unknown; resultText?: string }> = [];
-  for (const m of asArray(output)) {
-    for (const inv of mergeToolInvocations(m)) {
-      if (inv.state !== 'result' || inv.result === undefined) continue;
-      const r: { toolName: string; toolCallId: string; args: unknown; result: unknown; resultText?: string } = {
-        toolName: inv.toolName,
-        toolCallId: typeof inv.toolCallId === 'string' ? inv.toolCallId : '',
-        args: inv.args ?? {},
-        result: inv.result,
-      };
-      if (typeof inv.resultText === 'string') r.resultText = inv.resultText;
-      out.push(r);
-    }
+export function extractToolResults(output: unknown): ExtractedToolResult[] {
+  const out: ExtractedToolResult[] = [];
+  for (const m of asArray(output)) toolResultsOf(mergeToolInvocations(m), out);
+  return out;
+}
+
+/**
+ * The tool results among the merged invocations of one message (the rule of `extractToolResults`), appended
+ * to `out`. Extraction calls it with the invocations it built a message from, which are that message's
+ * merged invocations, without merging them back out of the message.
+ */
+export function toolResultsOf(invocations: readonly ToolInvocation[], out: ExtractedToolResult[] = []): ExtractedToolResult[] {
+  for (const inv of invocations) {
+    if (inv.state !== 'result' || inv.result === undefined) continue;
+    const r: ExtractedToolResult = {
+      toolName: inv.toolName,
+      toolCallId: typeof inv.toolCallId === 'string' ? inv.toolCallId : '',
+      args: inv.args ?? {},
+      result: inv.result,
+    };
+    if (typeof inv.resultText === 'string') r.resultText = inv.resultText;
+    out.push(r);
   }
   return out;
 }

@@ -133,8 +133,10 @@ function mapSame<T>(list: readonly T[], f: (x: T) => T): T[] {
  * legacy `content.toolInvocations` entry are the same invocation: it is cut once and counted once.
  */
 function capMessage(m: RunMessage, maxBytes: number, hit: () => void): RunMessage {
-  const capped = new Map<ToolInvocation, ToolInvocation>();
+  // Made on the first invocation: most messages have none.
+  let capped: Map<ToolInvocation, ToolInvocation> | undefined;
   const capInv = (inv: ToolInvocation): ToolInvocation => {
+    capped ??= new Map<ToolInvocation, ToolInvocation>();
     let c = capped.get(inv);
     if (!c) {
       c = capInvocation(inv, maxBytes, hit);

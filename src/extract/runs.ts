@@ -8,7 +8,7 @@ import type { AgentRun, Convention, MessagePart, RunMessage, SystemMessage, Tool
 import { assistantMessage, messageFromParts, systemMessage, userMessage } from '../model/messages.js';
 import type { Msg, NormToolCall, SpanFacts } from './conventions/types.js';
 import type { SpanInfo } from './facts.js';
-import { extractToolResults } from './helpers.js';
+import { toolResultsOf } from './helpers.js';
 import { isoSeconds, YEAR_10000_SECS } from './iso-date.js';
 import { readableResult } from './messages.js';
 import { byStart, descendants, shortId, type SpanTree, type TreeMemo } from './tree.js';
@@ -88,12 +88,12 @@ function lastText(msgs: Msg[] | undefined): string | undefined {
 const TOOL_FINISH: ReadonlySet<string> = new Set(['tool_call', 'tool_calls', 'tool-calls', 'function_call']);
 
 /** Final answer: the run span's output, else the last LLM answer that did not stop to call tools. */
-function finalText(runFacts: SpanFacts, llms: Span[], infos: ReadonlyMap<string, SpanInfo>): string | undefined {
+function finalText(runFacts: SpanFacts, llmFacts: readonly SpanFacts[]): string | undefined {
   const own = lastText(runFacts.output);
   if (own !== undefined) return own;
   let fallback: string | undefined;
-  for (let i = llms.length - 1; i >= 0; i--) {
-    const out = factsOf(infos, llms[i] as Span).output;
+  for (let i = llmFacts.length - 1; i >= 0; i--) {
+    const out = (llmFacts[i] as SpanFacts).output;
     const t = lastText(out);
     if (t === undefined) continue;
     const finish = out?.[out.length - 1]?.finishReason;
@@ -221,10 +221,9 @@ function invocation(callId: string, name: string, args: unknown, outcome: { erro
 }
 
 /** Tool results seen in messages (tool turns, tool-result parts), by call id. */
-function messageResults(llms: Span[], infos: ReadonlyMap<string, SpanInfo>): Map<string, { result: unknown; isError: boolean }> {
+function messageResults(llmFacts: readonly SpanFacts[]): Map<string, { result: unknown; isError: boolean }> {
   const out = new Map<string, { result: unknown; isError: boolean }>();
-  for (const l of llms) {
-    const f = factsOf(infos, l);
+  for (const f of llmFacts) {
     for (const m of [...(f.input?.value ?? []), ...(f.output ?? [])]) {
       for (const r of m.toolResults ?? []) if (r.id && !out.has(r.id)) out.set(r.id, { result: r.result, isError: r.isError === true });
     }
@@ -253,15 +252,15 @@ function messageOutcome(r: { result: unknown; isError: boolean }): Outcome {
  * for but no tool span recorded (conventions that do not trace tools, or tool spans lost on failure),
  * with its result or error taken from the later messages.
  */
-function toolInvocations(tools: Span[], llms: Span[], infos: ReadonlyMap<string, SpanInfo>): ToolInvocation[] {
+function toolInvocations(tools: Span[], llms: Span[], llmFacts: readonly SpanFacts[], infos: ReadonlyMap<string, SpanInfo>): ToolInvocation[] {
   // Tool results recovered from the conversation, read (every LLM input parsed) only when a tool span
   // lacks its result or a call was never traced as a tool span.
   let recovered: Map<string, { result: unknown; isError: boolean }> | undefined;
-  const fromMessages = (): Map<string, { result: unknown; isError: boolean }> => (recovered ??= messageResults(llms, infos));
+  const fromMessages = (): Map<string, { result: unknown; isError: boolean }> => (recovered ??= messageResults(llmFacts));
   const asked: Array<{ call: NormToolCall; id: string; at: bigint }> = [];
   const seenAsk = new Set<string>();
   llms.forEach((l, li) => {
-    (factsOf(infos, l).output ?? []).forEach((m) =>
+    ((llmFacts[li] as SpanFacts).output ?? []).forEach((m) =>
       (m.toolCalls ?? []).forEach((c, ci) => {
         const id = c.id ?? `${l.spanId}-${li}-${ci}`;
         if (seenAsk.has(id)) return;
@@ -322,13 +321,26 @@ export function buildRun(
   const info = infos.get(span.spanId);
   const runFacts = info?.facts ?? {};
   const sorted = [...members].sort(byStart);
-  const role = (s: Span): string | undefined => factsOf(infos, s).role;
-  const llms = [...(role(span) === 'llm' ? [span] : []), ...sorted.filter((s) => role(s) === 'llm')];
+  // Each member's facts are looked up once, here; the LLM spans' facts travel beside them.
+  const sortedFacts = sorted.map((s) => factsOf(infos, s));
+  const llms: Span[] = [];
+  const llmFacts: SpanFacts[] = [];
+  if (runFacts.role === 'llm') {
+    llms.push(span);
+    llmFacts.push(runFacts);
+  }
   // Nested tool spans (a tool calling a tool) are read through the outermost; an LLM span with an LLM span
   // below it (a wrapper around the provider call) does not count its usage twice. One walk up from each span
   // instead of an ancestor test per pair.
   const toolIds = new Set<string>();
-  for (const s of sorted) if (role(s) === 'tool') toolIds.add(s.spanId);
+  for (let i = 0; i < sorted.length; i++) {
+    const s = sorted[i] as Span;
+    const f = sortedFacts[i] as SpanFacts;
+    if (f.role === 'llm') {
+      llms.push(s);
+      llmFacts.push(f);
+    } else if (f.role === 'tool') toolIds.add(s.spanId);
+  }
   const tools = toolIds.size === 0 ? [] : sorted.filter((s) => toolIds.has(s.spanId) && !someAncestor(tree, s, (a) => a.spanId !== s.spanId && toolIds.has(a.spanId)));
   const aboveLlm = new Set<string>();
   if (llms.length > 1) {
@@ -339,23 +351,24 @@ export function buildRun(
       });
     }
   }
-  const leafLlms = aboveLlm.size === 0 ? llms : llms.filter((l) => !aboveLlm.has(l.spanId));
   const startTime = rfc3339(span.startTimeUnixNano, tree.memo);
   const endTime = rfc3339(span.endTimeUnixNano, tree.memo);
-  const input = runInput(runFacts, llms[0] ? factsOf(infos, llms[0]) : undefined, { spanId: span.spanId, createdAt: startTime });
-  const text = finalText(runFacts, llms, infos);
-  const invocations = toolInvocations(tools, llms, infos);
+  const input = runInput(runFacts, llmFacts[0], { spanId: span.spanId, createdAt: startTime });
+  const text = finalText(runFacts, llmFacts);
+  const invocations = toolInvocations(tools, llms, llmFacts, infos);
   const output: RunMessage[] = [];
   if (text !== undefined || invocations.length > 0) output.push(assistantMessage(text ?? '', invocations, { id: `${span.spanId}-out-0`, createdAt: endTime }));
   const spans = [span, ...sorted];
   const context: string[] = [];
-  for (const s of spans) for (const d of factsOf(infos, s).documents ?? []) context.push(d);
+  for (const d of runFacts.documents ?? []) context.push(d);
+  for (const f of sortedFacts) for (const d of f.documents ?? []) context.push(d);
   let model: string | undefined;
-  for (const l of llms) model ??= factsOf(infos, l).model;
+  for (const f of llmFacts) model ??= f.model;
   model ??= runFacts.model;
   let usage: AgentRun['usage'];
-  for (const l of leafLlms) {
-    const u = factsOf(infos, l).usage;
+  for (let i = 0; i < llms.length; i++) {
+    if (aboveLlm.has((llms[i] as Span).spanId)) continue;
+    const u = (llmFacts[i] as SpanFacts).usage;
     if (!u) continue;
     usage ??= { inputTokens: 0, outputTokens: 0 };
     usage.inputTokens += u.inputTokens ?? 0;
@@ -370,7 +383,9 @@ export function buildRun(
     convention,
     input: { inputMessages: input.user, rememberedMessages: input.remembered, systemMessages: input.system, taggedSystemMessages: {} },
     output,
-    toolResults: extractToolResults(output),
+    // The one output message's merged invocations are `invocations` (`assistantMessage` writes each once, as a
+    // part and in the legacy list, in the same order): their results without merging them back out.
+    toolResults: toolResultsOf(invocations),
     context,
     status: info?.error !== undefined ? 'error' : 'ok',
     startTime,

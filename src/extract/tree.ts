@@ -126,7 +126,7 @@ export function buildSpanTree(traceId: string, spans: readonly Span[], logs: rea
     );
   }
   if (adoptive) kids.get(adoptive.spanId)?.sort(byStart);
-  const detached = breakCycles(ordered, roots, orphans, kids, notes);
+  const detached = breakCycles(ordered, roots, orphans, kids, notes, adoptive !== undefined);
   // Only spans with events or joined logs get a list (most spans have neither).
   const events = new Map<string, SpanEventLike[]>();
   for (const s of ordered) {
@@ -164,7 +164,8 @@ export function buildSpanTree(traceId: string, spans: readonly Span[], logs: rea
     notes,
     children: (id) => kids.get(id) ?? [],
     parent: (s) => adopted.get(s.spanId) ?? (s.parentSpanId && s.parentSpanId !== s.spanId && !detached.has(s.spanId) ? byId.get(s.parentSpanId) : undefined),
-    eventsOf: (id) => events.get(id) ?? NO_EVENTS,
+    // Most traces have no span events and no joined logs: no lookup for them.
+    eventsOf: (id) => (events.size === 0 ? NO_EVENTS : (events.get(id) ?? NO_EVENTS)),
     unjoinedLogs: unjoined,
     json: new Map<string, unknown>(),
     memo: {},
@@ -183,8 +184,9 @@ export function buildSpanTree(traceId: string, spans: readonly Span[], logs: rea
  * Spans that sit on a parent cycle (a → b → a) are reachable from no root; detach them to the root so
  * every walk terminates and every span is seen once.
  */
-function breakCycles(ordered: Span[], roots: Span[], orphans: readonly Span[], kids: Map<string, Span[]>, notes: string[]): Set<string> {
+function breakCycles(ordered: Span[], roots: Span[], orphans: readonly Span[], kids: Map<string, Span[]>, notes: string[], adopted: boolean): Set<string> {
   const detached = new Set<string>();
+  if (reachesAll(ordered.length, adopted ? roots : [...roots, ...orphans], kids)) return detached;
   const seen = new Set<string>();
   const stack = [...roots, ...orphans];
   while (stack.length > 0) {
@@ -193,8 +195,6 @@ function breakCycles(ordered: Span[], roots: Span[], orphans: readonly Span[], k
     seen.add(s.spanId);
     for (const c of kids.get(s.spanId) ?? []) stack.push(c);
   }
-  // Every span reached (the usual case): no cycle, and the roots are still in start order.
-  if (seen.size === ordered.length) return detached;
   for (const s of ordered) {
     if (seen.has(s.spanId)) continue;
     const list = kids.get(s.parentSpanId);
@@ -215,11 +215,47 @@ function breakCycles(ordered: Span[], roots: Span[], orphans: readonly Span[], k
   return detached;
 }
 
+/**
+ * Whether a walk down from `starts` reaches all `count` spans (then no span is on a parent cycle). Every
+ * span sits in at most one children list (its parent's, or the adoptive root's for an adopted orphan) and
+ * no start sits in one, so the walk meets each span it reaches once: a count stands in for a set of seen ids.
+ */
+function reachesAll(count: number, starts: readonly Span[], kids: ReadonlyMap<string, readonly Span[]>): boolean {
+  const stack = [...starts];
+  let reached = 0;
+  while (stack.length > 0) {
+    const s = stack.pop() as Span;
+    reached++;
+    const list = kids.get(s.spanId);
+    if (list !== undefined) for (const c of list) stack.push(c);
+  }
+  return reached === count;
+}
+
 /** The subtree under `span` (excluding `span`) in depth-first start order; `stop` prunes a child and its subtree. */
 export function descendants(tree: SpanTree, span: Span, stop?: (s: Span) => boolean): Span[] {
+  // A tree from `buildSpanTree` is a forest (a span sits in one children list at most, cycles are
+  // detached): the walk meets each span once, with no set of seen ids. A walk that meets more spans than
+  // the tree has is not on such a tree, and starts over with the set.
+  const out: Span[] = [];
+  let budget = tree.byId.size;
+  // Iterative pre-order walk (deep traces must not overflow the stack).
+  const stack: Span[] = [...tree.children(span.spanId)].reverse();
+  while (stack.length > 0) {
+    if (--budget < 0) return descendantsOnceEach(tree, span, stop);
+    const c = stack.pop() as Span;
+    if (stop?.(c)) continue;
+    out.push(c);
+    const kids = tree.children(c.spanId);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i] as Span);
+  }
+  return out;
+}
+
+/** `descendants` for any `SpanTree`: each span id visited once, whatever its children lists hold. */
+function descendantsOnceEach(tree: SpanTree, span: Span, stop?: (s: Span) => boolean): Span[] {
   const out: Span[] = [];
   const seen = new Set<string>([span.spanId]);
-  // Iterative pre-order walk (deep traces must not overflow the stack).
   const stack: Span[] = [...tree.children(span.spanId)].reverse();
   while (stack.length > 0) {
     const c = stack.pop() as Span;

@@ -119,14 +119,20 @@ export function attrJson(attrs: Attributes, key: string, cache?: Map<string, unk
 export function unflatten(attrs: Attributes, prefix: string): Array<Record<string, AttributeValue>> {
   const byIndex = new Map<number, Record<string, AttributeValue>>();
   const p = `${prefix}.`;
+  const start = p.length;
   for (const key in attrs) {
     if (!key.startsWith(p)) continue;
-    const rest = key.slice(p.length);
-    const dot = rest.indexOf('.');
-    const idxText = dot < 0 ? rest : rest.slice(0, dot);
-    if (!/^\d{1,6}$/.test(idxText)) continue;
-    const idx = Number(idxText);
-    const field = dot < 0 ? '' : rest.slice(dot + 1);
+    // The index: 1 to 6 digits up to the next dot (or the end), read without slicing or a regex.
+    let idx = 0;
+    let end = start;
+    for (; end < key.length && end - start <= MAX_INDEX_DIGITS; end++) {
+      const c = key.charCodeAt(end);
+      if (c < 48 || c > 57) break;
+      idx = idx * 10 + (c - 48);
+    }
+    const digits = end - start;
+    if (digits === 0 || digits > MAX_INDEX_DIGITS || (end < key.length && key.charCodeAt(end) !== 46)) continue;
+    const field = end < key.length ? key.slice(end + 1) : '';
     let row = byIndex.get(idx);
     if (!row) {
       row = {};
@@ -136,6 +142,9 @@ export function unflatten(attrs: Attributes, prefix: string): Array<Record<strin
   }
   return [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
 }
+
+/** Longest index `unflatten` reads (more digits and the key is not a row of the family). */
+const MAX_INDEX_DIGITS = 6;
 
 /** Compact JSON for display; strings are returned as they are. Never throws. */
 export function stringify(v: unknown): string {

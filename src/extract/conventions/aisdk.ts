@@ -10,13 +10,19 @@ import type { JsonCache, SpanTree } from '../tree.js';
 import { KEY_AI_OPERATION_ID, KEY_GEN_AI, KEY_MASTRA } from '../key-flags.js';
 import { attr, attrJson, attrStr, firstCount, firstStr } from '../values.js';
 import { readGenAi } from './genai.js';
-import { Deferred, systemTextsOf } from './lazy.js';
+import { Deferred, systemTextsOfInput } from './lazy.js';
 import { Facts, type ConventionSelector, type Msg, type SpanFacts } from './types.js';
 
 const OUTER: ReadonlySet<string> = new Set(['ai.generateText', 'ai.streamText', 'ai.generateObject', 'ai.streamObject']);
 const INNER: ReadonlySet<string> = new Set(['ai.generateText.doGenerate', 'ai.streamText.doStream', 'ai.generateObject.doGenerate', 'ai.streamObject.doStream']);
 
 const NAME_KEYS = ['ai.telemetry.functionId', 'resource.name', 'ai.telemetry.metadata.agent', 'ai.telemetry.metadata.agentName'];
+
+/** Key lists read from every span this selector reads, made once rather than per call. */
+const V7_NAME_KEYS = ['gen_ai.agent.name', ...NAME_KEYS];
+const MODEL_KEYS = ['ai.response.model', 'ai.model.id', 'gen_ai.response.model', 'gen_ai.request.model'];
+const INPUT_TOKEN_KEYS = ['ai.usage.inputTokens', 'ai.usage.promptTokens', 'gen_ai.usage.input_tokens'];
+const OUTPUT_TOKEN_KEYS = ['ai.usage.outputTokens', 'ai.usage.completionTokens', 'gen_ai.usage.output_tokens'];
 
 function operationId(span: Span): string {
   return attrStr(span.attributes, 'ai.operationId') ?? span.name;
@@ -53,8 +59,8 @@ function isV7Once(span: Span, tree: SpanTree): boolean {
 
 function usage(span: Span): SpanFacts['usage'] {
   const a = span.attributes;
-  const inputTokens = firstCount(a, ['ai.usage.inputTokens', 'ai.usage.promptTokens', 'gen_ai.usage.input_tokens']);
-  const outputTokens = firstCount(a, ['ai.usage.outputTokens', 'ai.usage.completionTokens', 'gen_ai.usage.output_tokens']);
+  const inputTokens = firstCount(a, INPUT_TOKEN_KEYS);
+  const outputTokens = firstCount(a, OUTPUT_TOKEN_KEYS);
   return inputTokens !== undefined || outputTokens !== undefined ? { inputTokens, outputTokens } : undefined;
 }
 
@@ -74,7 +80,7 @@ function readLegacy(span: Span, j: JsonCache): SpanFacts {
   const a = span.attributes;
   const op = operationId(span);
   const facts: SpanFacts = new Facts();
-  const model = firstStr(a, ['ai.response.model', 'ai.model.id', 'gen_ai.response.model', 'gen_ai.request.model']);
+  const model = firstStr(a, MODEL_KEYS);
   if (model) facts.model = model;
   const u = usage(span);
   if (u) facts.usage = u;
@@ -113,8 +119,12 @@ function readLegacy(span: Span, j: JsonCache): SpanFacts {
  */
 function splitSystem(prompt: unknown, facts: SpanFacts, j: JsonCache): void {
   const msgs = Deferred.of(() => anyToMessages(prompt, 'user', 0, j));
-  facts.input = Deferred.of(() => msgs.value?.filter((m) => m.role !== 'system'));
-  facts.system = Deferred.of(() => systemTextsOf(msgs.value));
+  facts.input = Deferred.from(nonSystemOf, msgs);
+  facts.system = Deferred.from(systemTextsOfInput, msgs);
+}
+
+function nonSystemOf(msgs: Deferred<Msg[]>): Msg[] | undefined {
+  return msgs.value?.filter((m) => m.role !== 'system');
 }
 
 function readV7(span: Span, tree: SpanTree): SpanFacts {
@@ -122,7 +132,7 @@ function readV7(span: Span, tree: SpanTree): SpanFacts {
   const op = attrStr(span.attributes, 'gen_ai.operation.name');
   if (op === 'agent_step') facts.role = 'workflow';
   if (facts.role === 'agent') {
-    facts.agentName = firstStr(span.attributes, ['gen_ai.agent.name', ...NAME_KEYS]) ?? 'invoke_agent';
+    facts.agentName = firstStr(span.attributes, V7_NAME_KEYS) ?? 'invoke_agent';
   } else {
     // Assigned rather than deleted: a delete would turn the object into a slow dictionary-mode one.
     facts.agentName = undefined;

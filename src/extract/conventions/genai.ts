@@ -33,6 +33,12 @@ const MESSAGE_EVENTS: ReadonlySet<string> = new Set([
   'gen_ai.client.inference.operation.details',
 ]);
 
+/** Key lists read from every span this selector reads, made once rather than per call. */
+const AGENT_NAME_KEYS = ['gen_ai.agent.name', 'gen_ai.agent.id'];
+const MODEL_KEYS = ['gen_ai.response.model', 'gen_ai.request.model'];
+const INPUT_TOKEN_KEYS = ['gen_ai.usage.input_tokens', 'gen_ai.usage.prompt_tokens'];
+const OUTPUT_TOKEN_KEYS = ['gen_ai.usage.output_tokens', 'gen_ai.usage.completion_tokens'];
+
 /** GenAI role of a span from its operation name, else from its span name prefix. */
 function genAiRole(span: Span): SpanRole | undefined {
   const op = attrStr(span.attributes, 'gen_ai.operation.name');
@@ -82,6 +88,7 @@ function eventBody(e: SpanEventLike, j: JsonCache): Record<string, unknown> {
 
 /** Reads the content events of a span into input / output messages. */
 function readEvents(events: readonly SpanEventLike[], facts: SpanFacts, j: JsonCache): void {
+  if (events.length === 0) return;
   const input: Msg[] = [];
   const output: Msg[] = [];
   for (const e of events) {
@@ -168,7 +175,7 @@ function readGenAiOnce(span: Span, tree: SpanTree): SpanFacts {
   if (!role && events.length > 0) role = 'llm';
   if (!role && (attr(a, 'gen_ai.request.model') !== undefined || attr(a, 'gen_ai.input.messages') !== undefined)) role = 'llm';
   if (role) facts.role = role;
-  const name = (flags & KEY_GEN_AI_AGENT) !== 0 ? firstStr(a, ['gen_ai.agent.name', 'gen_ai.agent.id']) : undefined;
+  const name = (flags & KEY_GEN_AI_AGENT) !== 0 ? firstStr(a, AGENT_NAME_KEYS) : undefined;
   if (name) facts.agentName = name;
   else if (role === 'agent' && span.name.startsWith('invoke_agent ')) facts.agentName = span.name.slice('invoke_agent '.length);
   if ((flags & KEY_GEN_AI_CONTENT) !== 0) readContentAttributes(a, facts, tree.json);
@@ -188,11 +195,11 @@ function readGenAiOnce(span: Span, tree: SpanTree): SpanFacts {
     const texts = docs.map((d) => (typeof d === 'string' ? d : isRecord(d) ? textOfContent(d.content ?? d.text ?? d.page_content) : '')).filter((t) => t.length > 0);
     if (texts.length > 0) facts.documents = texts;
   }
-  const model = firstStr(a, ['gen_ai.response.model', 'gen_ai.request.model']);
+  const model = firstStr(a, MODEL_KEYS);
   if (model) facts.model = model;
   if ((flags & KEY_GEN_AI_USAGE) !== 0) {
-    const inputTokens = firstCount(a, ['gen_ai.usage.input_tokens', 'gen_ai.usage.prompt_tokens']);
-    const outputTokens = firstCount(a, ['gen_ai.usage.output_tokens', 'gen_ai.usage.completion_tokens']);
+    const inputTokens = firstCount(a, INPUT_TOKEN_KEYS);
+    const outputTokens = firstCount(a, OUTPUT_TOKEN_KEYS);
     if (inputTokens !== undefined || outputTokens !== undefined) facts.usage = { inputTokens, outputTokens };
   }
   const err = (flags & KEY_ERROR) !== 0 ? attrStr(a, 'error.type') : undefined;

@@ -9,7 +9,7 @@ import { anyToMessages, outputText } from '../messages.js';
 import type { JsonCache } from '../tree.js';
 import { KEY_MASTRA } from '../key-flags.js';
 import { attr, attrStr, firstStr, parseJsonish } from '../values.js';
-import { Deferred, systemTextsOf } from './lazy.js';
+import { Deferred, systemTextsOfInput } from './lazy.js';
 import { Facts, type ConventionSelector, type Msg, type SpanFacts, type SpanRole } from './types.js';
 
 const TYPE_ROLES: Record<string, SpanRole> = {
@@ -21,6 +21,10 @@ const TYPE_ROLES: Record<string, SpanRole> = {
   provider_tool_call: 'tool',
   workflow_run: 'workflow',
 };
+
+/** Key lists read from every span this selector reads, made once rather than per call. */
+const AGENT_NAME_KEYS = ['gen_ai.agent.name', 'gen_ai.agent.id', 'agent.id', 'mastra.metadata.agentName'];
+const MODEL_KEYS = ['gen_ai.response.model', 'gen_ai.request.model'];
 
 function isOldAgent(span: Span): boolean {
   return span.name.startsWith('agent.') && (attr(span.attributes, 'agent.id') !== undefined || attrStr(span.attributes, 'gen_ai.operation.name') === 'agent.run');
@@ -41,7 +45,7 @@ function roleOf(span: Span): SpanRole | undefined {
 }
 
 function agentNameOf(span: Span): string | undefined {
-  const fromAttrs = firstStr(span.attributes, ['gen_ai.agent.name', 'gen_ai.agent.id', 'agent.id', 'mastra.metadata.agentName']);
+  const fromAttrs = firstStr(span.attributes, AGENT_NAME_KEYS);
   if (fromAttrs) return fromAttrs;
   if (span.name.startsWith('invoke_agent ')) return span.name.slice('invoke_agent '.length);
   if (span.name.startsWith('agent.')) return span.name.slice('agent.'.length);
@@ -86,9 +90,9 @@ function read(span: Span, j: JsonCache): SpanFacts {
     if (completion !== undefined && attr(a, 'gen_ai.output.messages') === undefined) facts.output = asAssistant(completion, j);
   }
   const input = facts.input;
-  if (input && !facts.system) facts.system = Deferred.of(() => systemTextsOf(input.value));
+  if (input && !facts.system) facts.system = Deferred.from(systemTextsOfInput, input);
   if (a.error === true) facts.error = firstStr(a, ['error.message', 'error.type']) ?? 'error';
-  const model = firstStr(a, ['gen_ai.response.model', 'gen_ai.request.model']);
+  const model = firstStr(a, MODEL_KEYS);
   if (model) facts.model = model;
   return facts;
 }

@@ -7,11 +7,18 @@ import type { AttributeValue, Attributes } from '../../model/span.js';
 import { anyToMessages } from '../messages.js';
 import { KEY_LLM_INPUT_MESSAGES, KEY_LLM_OUTPUT_MESSAGES, KEY_OPENINFERENCE_KIND, KEY_RETRIEVAL_DOCUMENTS } from '../key-flags.js';
 import type { JsonCache } from '../tree.js';
-import { Deferred, systemTextsOf } from './lazy.js';
+import { Deferred, systemTextsOfInput } from './lazy.js';
 import { asString, attr, attrStr, firstCount, firstStr, parseJsonish, unflatten } from '../values.js';
 import { Facts, type ConventionSelector, type Msg, type NormToolCall, type SpanFacts, type SpanRole } from './types.js';
 
 const ROLES: Record<string, SpanRole> = { AGENT: 'agent', LLM: 'llm', TOOL: 'tool', RETRIEVER: 'retriever', CHAIN: 'workflow' };
+
+/** Key lists read from every span this selector reads, made once rather than per call. */
+const NAME_KEYS = ['agent.name', 'graph.node.name'];
+const TOOL_ID_KEYS = ['tool.id', 'tool_call.id'];
+const MODEL_KEYS = ['llm.response.model_name', 'llm.model_name', 'llm.request.model_name'];
+const INPUT_TOKEN_KEYS = ['llm.token_count.prompt'];
+const OUTPUT_TOKEN_KEYS = ['llm.token_count.completion'];
 
 /** `input.value` / `output.value`: JSON-parsed when the mime type says JSON (or it looks like JSON). */
 function ioValue(a: Attributes, which: 'input' | 'output', j: JsonCache): unknown {
@@ -34,20 +41,24 @@ function rowToMsg(row: Record<string, AttributeValue>, j: JsonCache): Msg {
   let text = asString(row['message.content']) ?? '';
   if (!text) {
     const parts: string[] = [];
-    for (const [k, v] of Object.entries(row)) {
+    for (const k in row) {
       if (!k.startsWith('message.contents.')) continue;
+      const v = row[k];
       const m = /^message\.contents\.(\d+)\.message_content\.text$/.exec(k);
       if (m && typeof v === 'string') parts.push(v);
     }
     text = parts.join('\n');
   }
   const msg: Msg = { role, text };
-  const calls = new Map<string, NormToolCall>();
-  for (const [k, v] of Object.entries(row)) {
+  // Rows are plain objects made by `unflatten`: for-in visits exactly their own keys, in `Object.entries` order.
+  let calls: Map<string, NormToolCall> | undefined;
+  for (const k in row) {
     if (!k.startsWith('message.tool_calls.')) continue;
+    const v = row[k];
     const m = /^message\.tool_calls\.(\d+)\.tool_call\.(id|function\.name|function\.arguments)$/.exec(k);
     if (!m) continue;
     const idx = m[1] as string;
+    calls ??= new Map<string, NormToolCall>();
     const c = calls.get(idx) ?? { name: '', args: {} };
     if (m[2] === 'id') {
       const id = asString(v);
@@ -56,8 +67,8 @@ function rowToMsg(row: Record<string, AttributeValue>, j: JsonCache): Msg {
     else c.args = parseJsonish(v, j);
     calls.set(idx, c);
   }
-  const list = [...calls.entries()].sort((x, y) => Number(x[0]) - Number(y[0])).map((e) => e[1]).filter((c) => c.name);
-  if (list.length > 0) msg.toolCalls = list;
+  const list = calls === undefined ? undefined : [...calls.entries()].sort((x, y) => Number(x[0]) - Number(y[0])).map((e) => e[1]).filter((c) => c.name);
+  if (list !== undefined && list.length > 0) msg.toolCalls = list;
   if (role === 'tool') {
     const r: { id?: string; name?: string; result: unknown } = { result: parseJsonish(row['message.content'], j) };
     const id = asString(row['message.tool_call_id']);
@@ -84,7 +95,7 @@ function read(span: { attributes: Attributes; name: string }, keyFlags: number, 
   const role = ROLES[kind];
   const facts: SpanFacts = new Facts();
   if (role) facts.role = role;
-  const name = firstStr(a, ['agent.name', 'graph.node.name']);
+  const name = firstStr(a, NAME_KEYS);
   if (name && role === 'agent') facts.agentName = name;
   // `input.value` / `output.value` are parsed only when used: an LLM span carries its messages flattened
   // and the whole provider request / response again as JSON there.
@@ -92,7 +103,7 @@ function read(span: { attributes: Attributes; name: string }, keyFlags: number, 
     const input = ioValue(a, 'input', j);
     const output = ioValue(a, 'output', j);
     facts.tool = { name: attrStr(a, 'tool.name') ?? span.name, hasResult: output !== undefined };
-    const id = firstStr(a, ['tool.id', 'tool_call.id']);
+    const id = firstStr(a, TOOL_ID_KEYS);
     if (id) facts.tool.callId = id;
     if (input !== undefined) facts.tool.args = input;
     if (output !== undefined) facts.tool.result = output;
@@ -104,7 +115,7 @@ function read(span: { attributes: Attributes; name: string }, keyFlags: number, 
     // The input (and the system prompt inside it) is read when a run asks for it.
     const input = Deferred.of(() => inputMessages(a, keyFlags, j));
     facts.input = input;
-    facts.system = Deferred.of(() => systemTextsOf(input.value));
+    facts.system = Deferred.from(systemTextsOfInput, input);
     if (role === 'llm' && !facts.output) facts.missing = ['llm.output_messages', 'output.value'];
   }
   if ((keyFlags & KEY_RETRIEVAL_DOCUMENTS) !== 0) {
@@ -113,10 +124,10 @@ function read(span: { attributes: Attributes; name: string }, keyFlags: number, 
       .filter((t): t is string => t !== undefined);
     if (docs.length > 0) facts.documents = docs;
   }
-  const model = firstStr(a, ['llm.response.model_name', 'llm.model_name', 'llm.request.model_name']);
+  const model = firstStr(a, MODEL_KEYS);
   if (model) facts.model = model;
-  const inputTokens = firstCount(a, ['llm.token_count.prompt']);
-  const outputTokens = firstCount(a, ['llm.token_count.completion']);
+  const inputTokens = firstCount(a, INPUT_TOKEN_KEYS);
+  const outputTokens = firstCount(a, OUTPUT_TOKEN_KEYS);
   if (inputTokens !== undefined || outputTokens !== undefined) facts.usage = { inputTokens, outputTokens };
   return facts;
 }

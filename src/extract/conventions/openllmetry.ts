@@ -9,8 +9,11 @@ import { anyToMessages } from '../messages.js';
 import { KEY_GEN_AI_COMPLETION, KEY_GEN_AI_PROMPT, KEY_OPENLLMETRY_LEGACY, KEY_OPENLLMETRY_MARKER } from '../key-flags.js';
 import { asString, attr, attrStr, firstStr, isRecord, parseJsonish, unflatten } from '../values.js';
 import type { JsonCache } from '../tree.js';
-import { Deferred, systemTextsOf } from './lazy.js';
+import { Deferred, systemTextsOfInput } from './lazy.js';
 import { Facts, type ConventionSelector, type Msg, type NormToolCall, type SpanFacts } from './types.js';
+
+/** The model keys, as a list read from every span this selector reads, made once rather than per call. */
+const MODEL_KEYS = ['gen_ai.response.model', 'gen_ai.request.model'];
 
 /** `{args, kwargs}` unwrapped: one positional argument, or the keyword arguments, or the whole record. */
 function entityValue(v: unknown, j?: JsonCache): unknown {
@@ -90,8 +93,8 @@ function read(span: Span, keyFlags: number, j: JsonCache): SpanFacts {
     facts.output = anyToMessages(entityValue(output, j), 'assistant', 0, j).map((m) => (m.role === 'user' ? { ...m, role: 'assistant' } : m));
   }
   const inputMsgs = facts.input;
-  if (inputMsgs) facts.system = Deferred.of(() => systemTextsOf(inputMsgs.value));
-  const model = firstStr(a, ['gen_ai.response.model', 'gen_ai.request.model']);
+  if (inputMsgs) facts.system = Deferred.from(systemTextsOfInput, inputMsgs);
+  const model = firstStr(a, MODEL_KEYS);
   if (model) facts.model = model;
   return facts;
 }
