@@ -30,7 +30,8 @@ export function machineInfo(): MachineInfo {
     ramGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
     node: process.version,
     commit: git(['rev-parse', '--short', 'HEAD']),
-    dirty: git(['status', '--porcelain', '--untracked-files=no', '--', 'src', 'bench']) !== '',
+    // RESULTS.md is this run's own output: a previous run's uncommitted table is not a change to what is measured.
+    dirty: git(['status', '--porcelain', '--untracked-files=no', '--', 'src', 'bench', ':(exclude)bench/RESULTS.md']) !== '',
     loadAverage: loadavg().map((n) => n.toFixed(2)).join(' '),
     date: new Date().toISOString(),
   };
