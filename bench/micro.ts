@@ -2,7 +2,7 @@
  * In-process micro-benchmarks of single hot-path stages, without HTTP or timers, for before/after
  * comparisons on a shared machine (the scenario figures move ±30% with load; these move less).
  *
- *     node --import tsx bench/micro.ts assembler|extract|pipeline|stages [rounds]
+ *     node --import tsx bench/micro.ts assembler|extract|extract-fresh|pipeline|stages [rounds]
  *
  * Prints the median over `rounds` (default 7) of spans/s for the stage alone; `stages` prints µs per span
  * of extraction, each string scorer's run, evaluate() for all four, and the whole handleTrace.
@@ -38,6 +38,19 @@ function traces(): Trace[] {
   return [...byTrace].map(([traceId, spans]) => ({ traceId, spans, logs: [], source: 'otlp' }));
 }
 
+/** Every trace of the dataset from a new decode (new span objects and strings). */
+function decodeFresh(): Trace[] {
+  const byTrace = new Map<string, Span[]>();
+  for (const b of ds.proto) {
+    for (const s of decodeTraceRequestProto(b, interner).spans) {
+      const list = byTrace.get(s.traceId);
+      if (list) list.push(s);
+      else byTrace.set(s.traceId, [s]);
+    }
+  }
+  return [...byTrace].map(([traceId, spans]) => ({ traceId, spans, logs: [], source: 'otlp' }));
+}
+
 async function time(fn: () => Promise<void> | void): Promise<number> {
   await fn();
   const samples: number[] = [];
@@ -64,6 +77,17 @@ if (what === 'assembler') {
   ms = await time(() => {
     for (const t of all) extractAgentRunContexts(t);
   });
+} else if (what === 'extract-fresh') {
+  // As `extract`, but each pass extracts spans decoded just before it (untimed), as the service does:
+  // young objects and strings never hashed or parsed before, instead of the same spans every pass.
+  const samples: number[] = [];
+  for (let i = 0; i <= rounds; i++) {
+    const fresh = decodeFresh();
+    const t0 = performance.now();
+    for (const t of fresh) extractAgentRunContexts(t);
+    if (i > 0) samples.push(performance.now() - t0);
+  }
+  ms = median(samples);
 } else if (what === 'pipeline') {
   const all = traces();
   const bp = await benchPipeline(STRING_SCORERS, '/dev/null');
