@@ -3,7 +3,7 @@
  * the pipeline run (string code scorers) or the ingest path (OTLP/HTTP JSON) with node:inspector and
  * writes a .cpuprofile (summarise it with bench/profile-summary.ts).
  *
- *     node --import tsx bench/profile-pipeline.ts pipeline|pipeline-floor|pipeline-completeness|ingest-json|extract|kafka <out.cpuprofile>
+ *     node --import tsx bench/profile-pipeline.ts pipeline|pipeline-floor|pipeline-assembly|pipeline-completeness|ingest-json|extract|kafka <out.cpuprofile>
  *
  * `PROFILE_WARMUP=N` first runs the same work N times unprofiled, so the profile shows a warm (JIT-compiled)
  * service as a long-running `serve` is, instead of V8's warm-up; `PROFILE_ROUNDS=M` profiles M rounds (1).
@@ -51,13 +51,14 @@ if (what === 'pipeline-completeness') {
   const { service } = await startProductService(STRING_SCORERS, '/dev/null');
   await postAll(service.ports().http ?? 0, ds.proto, 'application/x-protobuf', 4, { maxRetries: 100, retryDelayMs: 20 });
   await service.shutdown(Date.now() + 60_000);
-} else if (what === 'pipeline-floor') {
-  // The pipeline bench's floor: assembly and extraction, no scorers.
+} else if (what === 'pipeline-floor' || what === 'pipeline-assembly') {
+  // The pipeline bench's floor (assembly and extraction, no scorers), or its baseline (assembly alone).
   const config = benchConfig([], '/dev/null');
+  const extract = what === 'pipeline-floor';
   const service = await benchService(config, {
     source: { kind: 'configured' },
     handleTrace: (trace) => {
-      extractAgentRunContexts(trace, config.extract);
+      if (extract) extractAgentRunContexts(trace, config.extract);
       return Promise.resolve();
     },
   });
