@@ -10,11 +10,12 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import type { Span, Trace } from '../src/model/span.js';
+import type { Trace } from '../src/model/span.js';
 import type { extractAgentRunContexts as Extract } from '../src/extract/extract.js';
 import { decodeTraceRequestProto } from '../src/ingest/otlp/decode.js';
 import { Interner } from '../src/ingest/otlp/intern.js';
 import { buildDataset } from './lib/dataset.js';
+import { groupTraces } from './lib/group-traces.js';
 import { median } from './lib/stats.js';
 
 const [aRoot, bRoot, passesArg = '25'] = process.argv.slice(2);
@@ -28,15 +29,7 @@ async function load(root: string): Promise<typeof Extract> {
 
 const ds = buildDataset('extract-ab', 1500, 512, { seed: 99, messageSize: 'llm' });
 const interner = new Interner();
-const byTrace = new Map<string, Span[]>();
-for (const b of ds.proto) {
-  for (const s of decodeTraceRequestProto(b, interner).spans) {
-    const list = byTrace.get(s.traceId);
-    if (list) list.push(s);
-    else byTrace.set(s.traceId, [s]);
-  }
-}
-const traces: Trace[] = [...byTrace].map(([traceId, spans]) => ({ traceId, spans, logs: [], source: 'otlp' }));
+const traces: Trace[] = groupTraces(ds.proto.map((b) => decodeTraceRequestProto(b, interner)));
 
 const variants = [
   { label: 'A', root: aRoot, extract: await load(aRoot), samples: [] as number[] },

@@ -11,12 +11,13 @@ import { performance } from 'node:perf_hooks';
 import { TraceAssembler } from '../src/ingest/assembler.js';
 import { decodeTraceRequestProto } from '../src/ingest/otlp/decode.js';
 import { Interner } from '../src/ingest/otlp/intern.js';
-import type { Span, Trace } from '../src/model/span.js';
+import type { Trace } from '../src/model/span.js';
 import { extractAgentRunContexts } from '../src/extract/extract.js';
 import { Evaluator, scorerRunOf } from '../src/pipeline/evaluate.js';
 import { Secrets } from '../src/telemetry/log.js';
 import { benchPipeline, STRING_SCORERS } from './lib/bench-service.js';
 import { buildDataset } from './lib/dataset.js';
+import { groupTraces } from './lib/group-traces.js';
 import { median } from './lib/stats.js';
 
 process.env.TRACEJUDGE_LOG_LEVEL ??= 'warn';
@@ -27,28 +28,12 @@ const interner = new Interner();
 const batches = ds.proto.map((b) => decodeTraceRequestProto(b, interner));
 
 function traces(): Trace[] {
-  const byTrace = new Map<string, Span[]>();
-  for (const b of batches) {
-    for (const s of b.spans) {
-      const list = byTrace.get(s.traceId);
-      if (list) list.push(s);
-      else byTrace.set(s.traceId, [s]);
-    }
-  }
-  return [...byTrace].map(([traceId, spans]) => ({ traceId, spans, logs: [], source: 'otlp' }));
+  return groupTraces(batches);
 }
 
 /** Every trace of the dataset from a new decode (new span objects and strings). */
 function decodeFresh(): Trace[] {
-  const byTrace = new Map<string, Span[]>();
-  for (const b of ds.proto) {
-    for (const s of decodeTraceRequestProto(b, interner).spans) {
-      const list = byTrace.get(s.traceId);
-      if (list) list.push(s);
-      else byTrace.set(s.traceId, [s]);
-    }
-  }
-  return [...byTrace].map(([traceId, spans]) => ({ traceId, spans, logs: [], source: 'otlp' }));
+  return groupTraces(ds.proto.map((b) => decodeTraceRequestProto(b, interner)));
 }
 
 async function time(fn: () => Promise<void> | void): Promise<number> {
