@@ -25,14 +25,9 @@ function enumValues(path: string): ReadonlyMap<string, number> {
   return new Map(Object.entries(node.values));
 }
 
-let enums: OtlpEnums | undefined;
-
-/** The OTLP enum tables (read once, on first use). */
-export function otlpEnums(): OtlpEnums {
-  enums ??= {
-    spanKind: enumValues('opentelemetry.proto.trace.v1.Span.SpanKind'),
-    statusCode: enumValues('opentelemetry.proto.trace.v1.Status.StatusCode'),
-    severityNumber: enumValues('opentelemetry.proto.logs.v1.SeverityNumber'),
-  };
-  return enums;
-}
+/** The OTLP enum tables, read from the descriptor once, when this module loads (three small maps). */
+export const OTLP_ENUMS: OtlpEnums = {
+  spanKind: enumValues('opentelemetry.proto.trace.v1.Span.SpanKind'),
+  statusCode: enumValues('opentelemetry.proto.trace.v1.Status.StatusCode'),
+  severityNumber: enumValues('opentelemetry.proto.logs.v1.SeverityNumber'),
+};

@@ -1,6 +1,6 @@
 /** OTLP/JSON `ExportLogsServiceRequest` → LogRecord[] (see json-common.ts for the mapping rules). */
 import type { AttributeValue, LogRecord, Resource, Scope } from '../../model/span.js';
-import { otlpEnums } from '../../otlp/enums.js';
+import { OTLP_ENUMS } from '../../otlp/enums.js';
 import {
   anyValue,
   attributesOf,
@@ -64,7 +64,7 @@ function logOf(l: unknown, resource: Resource, scope: Scope, ix: Interner): LogR
   return {
     timeUnixNano: nanos(l, 'timeUnixNano', 'time_unix_nano'),
     observedTimeUnixNano: nanos(l, 'observedTimeUnixNano', 'observed_time_unix_nano'),
-    severityNumber: enumField(l.severityNumber ?? l.severity_number, otlpEnums().severityNumber, 'severityNumber'),
+    severityNumber: enumField(l.severityNumber ?? l.severity_number, OTLP_ENUMS.severityNumber, 'severityNumber'),
     severityText: str(l, 'severityText', 'severity_text'),
     eventName: eventNameOf(str(l, 'eventName', 'event_name'), attributes),
     body,

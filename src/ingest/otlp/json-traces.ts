@@ -1,6 +1,6 @@
 /** OTLP/JSON `ExportTraceServiceRequest` → Span[] (see json-common.ts for the mapping rules). */
 import type { Resource, Scope, Span, SpanEvent, SpanKind, SpanLink, StatusCode } from '../../model/span.js';
-import { otlpEnums } from '../../otlp/enums.js';
+import { OTLP_ENUMS } from '../../otlp/enums.js';
 import {
   attributesOf,
   enumField,
@@ -65,7 +65,7 @@ function spanOf(s: unknown, resource: Resource, scope: Scope, ix: Interner): Spa
   let code = 0;
   let message = '';
   if (isObject(status)) {
-    code = enumField(status.code, otlpEnums().statusCode, 'status.code');
+    code = enumField(status.code, OTLP_ENUMS.statusCode, 'status.code');
     message = str(status, 'message');
   }
   return {
@@ -75,7 +75,7 @@ function spanOf(s: unknown, resource: Resource, scope: Scope, ix: Interner): Spa
     traceState: str(s, 'traceState', 'trace_state'),
     flags: uint32(s, 'flags', 'flags'),
     name: ix.intern(str(s, 'name')),
-    kind: clampEnum<SpanKind>(enumField(s.kind, otlpEnums().spanKind, 'kind'), 5),
+    kind: clampEnum<SpanKind>(enumField(s.kind, OTLP_ENUMS.spanKind, 'kind'), 5),
     startTimeUnixNano: nanos(s, 'startTimeUnixNano', 'start_time_unix_nano'),
     endTimeUnixNano: nanos(s, 'endTimeUnixNano', 'end_time_unix_nano'),
     attributes: attributesOf(s, ix),
