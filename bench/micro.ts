@@ -12,7 +12,7 @@ import { TraceAssembler } from '../src/ingest/assembler.js';
 import { decodeTraceRequestProto } from '../src/ingest/otlp/decode.js';
 import { Interner } from '../src/ingest/otlp/intern.js';
 import type { Trace } from '../src/model/span.js';
-import { extractAgentRunContexts } from '../src/extract/extract.js';
+import { Extractor } from '../src/extract/extract.js';
 import { Evaluator, scorerRunOf } from '../src/pipeline/evaluate.js';
 import { Secrets } from '../src/telemetry/log.js';
 import { benchPipeline, STRING_SCORERS } from './lib/bench-service.js';
@@ -26,6 +26,8 @@ const rounds = Number(roundsArg);
 const ds = buildDataset(what, 1500, 512, { seed: 99, messageSize: 'llm' });
 const interner = new Interner();
 const batches = ds.proto.map((b) => decodeTraceRequestProto(b, interner));
+// One extractor, as a service has: its key-family table kept across traces and passes.
+const extractor = new Extractor();
 
 function traces(): Trace[] {
   return groupTraces(batches);
@@ -60,7 +62,7 @@ if (what === 'assembler') {
 } else if (what === 'extract') {
   const all = traces();
   ms = await time(() => {
-    for (const t of all) extractAgentRunContexts(t);
+    for (const t of all) extractor.runContexts(t);
   });
 } else if (what === 'extract-fresh') {
   // As `extract`, but each pass extracts spans decoded just before it (untimed), as the service does:
@@ -69,7 +71,7 @@ if (what === 'assembler') {
   for (let i = 0; i <= rounds; i++) {
     const fresh = decodeFresh();
     const t0 = performance.now();
-    for (const t of fresh) extractAgentRunContexts(t);
+    for (const t of fresh) extractor.runContexts(t);
     if (i > 0) samples.push(performance.now() - t0);
   }
   ms = median(samples);
@@ -82,14 +84,14 @@ if (what === 'assembler') {
   await bp.service.shutdown(Date.now() + 30_000);
 } else if (what === 'stages') {
   const all = traces();
-  const contexts = all.flatMap((t) => extractAgentRunContexts(t));
+  const contexts = all.flatMap((t) => extractor.runContexts(t));
   const bp = await benchPipeline(STRING_SCORERS, '/dev/null');
   const configured = bp.service.scorers;
   const evaluator = new Evaluator({ now: Date.now, secrets: new Secrets() });
   const perSpan = (label: string, t: number): void => {
     process.stdout.write(`${label.padEnd(34)} ${((t * 1000) / ds.spans).toFixed(2)} µs/span\n`);
   };
-  perSpan('extraction', await time(() => void all.forEach((t) => extractAgentRunContexts(t))));
+  perSpan('extraction', await time(() => void all.forEach((t) => extractor.runContexts(t))));
   for (const s of configured) {
     perSpan(`scorer.run ${s.name}`, await time(async () => {
       for (const c of contexts) await s.scorer.run(scorerRunOf(c, s, undefined));

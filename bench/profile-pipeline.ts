@@ -15,7 +15,7 @@ import { writeFileSync } from 'node:fs';
 import { Kafka, logLevel } from 'kafkajs';
 import { Session } from 'node:inspector/promises';
 import { decodeTraceRequestProto } from '../src/ingest/otlp/decode.js';
-import { extractAgentRunContexts } from '../src/extract/extract.js';
+import { Extractor } from '../src/extract/extract.js';
 import { benchConfig, benchService, startProductService, STRING_SCORERS } from './lib/bench-service.js';
 import { buildDataset } from './lib/dataset.js';
 import { postAll } from './lib/http-client.js';
@@ -55,10 +55,11 @@ if (what === 'pipeline-completeness') {
   // The pipeline bench's floor (assembly and extraction, no scorers), or its baseline (assembly alone).
   const config = benchConfig([], '/dev/null');
   const extract = what === 'pipeline-floor';
+  const extractor = new Extractor(config.extract);
   const service = await benchService(config, {
     source: { kind: 'configured' },
     handleTrace: (trace) => {
-      if (extract) extractAgentRunContexts(trace, config.extract);
+      if (extract) extractor.runContexts(trace);
       return Promise.resolve();
     },
   });
@@ -76,11 +77,12 @@ if (what === 'pipeline-completeness') {
   const t = await tracejudgeConsume(kafkaTopic, ds, 120_000);
   process.stderr.write(`kafka: ${t.traces} traces, ${Math.round(t.spans / t.seconds)} spans/s\n`);
 } else {
+  const extractor = new Extractor();
   for (const b of ds.proto) {
     const spans = decodeTraceRequestProto(b).spans;
     const byTrace = new Map<string, typeof spans>();
     for (const s of spans) byTrace.set(s.traceId, [...(byTrace.get(s.traceId) ?? []), s]);
-    for (const [traceId, list] of byTrace) extractAgentRunContexts({ traceId, spans: list, logs: [], source: 'otlp' });
+    for (const [traceId, list] of byTrace) extractor.runContexts({ traceId, spans: list, logs: [], source: 'otlp' });
   }
 }
 }

@@ -34,7 +34,8 @@ export { createKafkaSource, type KafkaSource, type KafkaSourceConfig } from './i
 export { replayKafka, type KafkaReplayOptions, type ReplayResult } from './ingest/kafka/replay.js';
 
 // Extract
-export { extractAgentRuns, extractAgentRunContexts, extractTraces, explainTrace, logsFromRequest } from './extract/extract.js';
+export { Extractor, extractAgentRuns, extractAgentRunContexts, extractTraces, explainTrace, logsFromRequest } from './extract/extract.js';
+export { KeyFlagTable } from './extract/key-flags.js';
 export type { ExtractOptions, ExtractInput, TraceExtraction } from './extract/extract.js';
 export { explainText, type TraceExplanation } from './extract/explain.js';
 export { emptyRunWarning, hasInputText, hasOutputText } from './extract/empty-runs.js';

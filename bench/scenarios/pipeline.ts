@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { extractAgentRunContexts } from '../../src/extract/extract.js';
+import { Extractor } from '../../src/extract/extract.js';
 import type { Pipeline } from '../../src/pipeline/pipeline.js';
 import type { Service } from '../../src/service/build.js';
 import { replicaTraceId, replicateProto } from '../generator.js';
@@ -44,10 +44,12 @@ async function runOnce(ds: Dataset, scorerTypes: readonly string[], extract = tr
     const config = benchConfig([], jsonl);
     const at = new Map<string, number>();
     let n = 0;
+    // As the product pipeline: one extractor for the service, its key-family table kept across traces.
+    const extractor = new Extractor(config.extract);
     service = await benchService(config, {
       source: { kind: 'configured' },
       handleTrace: (trace) => {
-        if (extract) extractAgentRunContexts(trace, config.extract);
+        if (extract) extractor.runContexts(trace);
         n++;
         at.set(trace.traceId, performance.now());
         return Promise.resolve();

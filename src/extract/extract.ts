@@ -14,6 +14,7 @@ import { capRun, DEFAULT_MAX_TEXT_BYTES, redactRun } from './hygiene.js';
 import { buildRun, runMembers, type BuiltRun } from './runs.js';
 import { buildSpanTree, byStart, type SpanTree } from './tree.js';
 import { isRecord } from './values.js';
+import { KeyFlagTable } from './key-flags.js';
 
 /** Extraction options; the `extract` config section fits here as it is. */
 export interface ExtractOptions {
@@ -133,10 +134,6 @@ class LazyExplanation implements TraceExtraction {
   }
 }
 
-function selectorsFor(options: ExtractOptions): ConventionSelector[] {
-  return options.mapping && options.mapping.length > 0 ? [createMappingSelector(options.mapping), ...BUILTIN_SELECTORS] : [...BUILTIN_SELECTORS];
-}
-
 /** The top-level ancestor of a span (bounded walk). */
 function topOf(tree: SpanTree, s: Span): Span {
   let cur = s;
@@ -185,24 +182,56 @@ function treeRuns(tree: SpanTree, infos: Map<string, SpanInfo>, groundTruthAttri
 }
 
 /**
+ * Extraction set up once from its options: the mapping selector compiled, the conventions in priority
+ * order, and the table of attribute-key families kept across traces. A service makes one (with its
+ * settings' `keyFlags`) and hands it every trace; the functions below make one per call.
+ */
+export class Extractor {
+  readonly #options: ExtractOptions;
+  readonly #selectors: readonly ConventionSelector[];
+  readonly #keyFlags: KeyFlagTable;
+  readonly #maxTextBytes: number;
+  readonly #groundTruthAttribute: string;
+
+  constructor(options: ExtractOptions = {}, keyFlags: KeyFlagTable = new KeyFlagTable()) {
+    this.#options = options;
+    this.#selectors = options.mapping && options.mapping.length > 0 ? [createMappingSelector(options.mapping), ...BUILTIN_SELECTORS] : BUILTIN_SELECTORS;
+    this.#keyFlags = keyFlags;
+    this.#maxTextBytes = options.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES;
+    this.#groundTruthAttribute = options.groundTruthAttribute ?? 'tracejudge.ground_truth';
+  }
+
+  /** Every trace of `input`: its agent runs with their span contexts, and its explanation (see `extractTraces`). */
+  traces(input: ExtractInput): TraceExtraction[] {
+    const redact = this.#options.redact;
+    return groups(input, this.#options.logs ?? []).map((g) => {
+      const tree = buildSpanTree(g.traceId, g.spans, g.logs, this.#keyFlags);
+      const infos = readTree(tree, this.#selectors);
+      const { built, uncovered } = treeRuns(tree, infos, this.#groundTruthAttribute);
+      const contexts: AgentRunContext[] = built.map((b) => {
+        let run: AgentRun = capRun(b.run, this.#maxTextBytes);
+        if (redact && redact.length > 0) run = redactRun(run, redact);
+        return { run, span: b.span, spans: b.spans, resourceAttributes: b.span.resource.attributes };
+      });
+      return new LazyExplanation(g.traceId, contexts, tree, infos, built, uncovered);
+    });
+  }
+
+  /** Every agent run of `input` with its spans and resource attributes (see `extractAgentRunContexts`). */
+  runContexts(input: ExtractInput): AgentRunContext[] {
+    const traces = this.traces(input);
+    // One trace (what the pipeline hands in): its contexts as they are, without a flattened copy.
+    if (traces.length === 1) return (traces[0] as TraceExtraction).contexts;
+    return traces.flatMap((t) => t.contexts);
+  }
+}
+
+/**
  * Extracts every agent run of every trace in `input`, with its span context and an explanation per
  * trace. Never throws on span content; an undecodable OTLP/JSON request throws `DecodeError`.
  */
 export function extractTraces(input: ExtractInput, options: ExtractOptions = {}): TraceExtraction[] {
-  const maxTextBytes = options.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES;
-  const gtKey = options.groundTruthAttribute ?? 'tracejudge.ground_truth';
-  const selectors = selectorsFor(options);
-  return groups(input, options.logs ?? []).map((g) => {
-    const tree = buildSpanTree(g.traceId, g.spans, g.logs);
-    const infos = readTree(tree, selectors);
-    const { built, uncovered } = treeRuns(tree, infos, gtKey);
-    const contexts: AgentRunContext[] = built.map((b) => {
-      let run: AgentRun = capRun(b.run, maxTextBytes);
-      if (options.redact && options.redact.length > 0) run = redactRun(run, options.redact);
-      return { run, span: b.span, spans: b.spans, resourceAttributes: b.span.resource.attributes };
-    });
-    return new LazyExplanation(g.traceId, contexts, tree, infos, built, uncovered);
-  });
+  return new Extractor(options).traces(input);
 }
 
 /** Every agent run in `input` (the shape in docs/records.md, "The agent run"), in trace then start order. */
@@ -212,10 +241,7 @@ export function extractAgentRuns(input: ExtractInput, options: ExtractOptions = 
 
 /** Every agent run with its spans and resource attributes, for sampling rules and trajectory scorers. */
 export function extractAgentRunContexts(input: ExtractInput, options: ExtractOptions = {}): AgentRunContext[] {
-  const traces = extractTraces(input, options);
-  // One trace (what the pipeline hands in): its contexts as they are, without a flattened copy.
-  if (traces.length === 1) return (traces[0] as TraceExtraction).contexts;
-  return traces.flatMap((t) => t.contexts);
+  return new Extractor(options).runContexts(input);
 }
 
 /** Per trace: conventions matched, spans seen, runs found and why no run was found. */

@@ -4,7 +4,7 @@
  * span events plus correlated log records of each span in time order.
  */
 import type { Attributes, AttributeValue, LogRecord, Span } from '../model/span.js';
-import { keyFlagsOf } from './key-flags.js';
+import { keyFlagsOf, type KeyFlagTable } from './key-flags.js';
 
 /** A span event or a log record joined to a span, in one shape. */
 export interface SpanEventLike {
@@ -80,9 +80,10 @@ const NO_EVENTS: readonly SpanEventLike[] = Object.freeze([]);
 
 /**
  * Builds the tree of one trace. Spans of other traces and log records of other traces are ignored.
- * Never throws.
+ * Never throws. `keyFlags` remembers the key families of attribute keys across trees (an `Extractor`'s);
+ * without it every span's keys are worked out afresh.
  */
-export function buildSpanTree(traceId: string, spans: readonly Span[], logs: readonly LogRecord[] = []): SpanTree {
+export function buildSpanTree(traceId: string, spans: readonly Span[], logs: readonly LogRecord[] = [], keyFlags?: KeyFlagTable): SpanTree {
   const notes: string[] = [];
   const byId = new Map<string, Span>();
   let duplicates = 0;
@@ -172,7 +173,7 @@ export function buildSpanTree(traceId: string, spans: readonly Span[], logs: rea
     keyFlags: (s) => {
       if (s === flagsSpan) return lastFlags;
       let f = flags.get(s);
-      if (f === undefined) flags.set(s, (f = keyFlagsOf(s.attributes)));
+      if (f === undefined) flags.set(s, (f = keyFlags ? keyFlags.flagsOf(s.attributes) : keyFlagsOf(s.attributes)));
       flagsSpan = s;
       lastFlags = f;
       return f;

@@ -11,7 +11,8 @@ import { flushReserveMs, raceDeadline, type Component, type ComponentSettings } 
 import type { Config } from '../config/schema.js';
 import { evaluationIdFor } from '../emit/evaluation-id.js';
 import { errorMessage } from '../errors.js';
-import { extractAgentRunContexts, type ExtractOptions } from '../extract/extract.js';
+import { Extractor, type ExtractOptions } from '../extract/extract.js';
+import type { KeyFlagTable } from '../extract/key-flags.js';
 import { runBudgeted, type JudgeEconomics } from '../judge/economics/economics.js';
 import type { AgentRunContext } from '../model/agent-run.js';
 import type { ScoreRecord } from '../model/score-record.js';
@@ -33,6 +34,8 @@ export interface PipelineOptions {
   emitter: Emitter;
   source: SourceKind;
   extract?: ExtractOptions;
+  /** The key-family table extraction keeps across traces (the service's `settings.keyFlags`; default: the pipeline's own). */
+  keyFlags?: KeyFlagTable;
   /** Judge evaluations running at once (default: judge.concurrency). */
   judgeConcurrency: number;
   /** Judge evaluations waiting; beyond it the oldest waiting one is shed as an error record. */
@@ -154,6 +157,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   const evaluate = (args: EvaluateArgs): Promise<EvaluationOutcome> => evaluator.evaluate(args);
   const emitFailures = new ThrottledLog(log, 'emitting score records failed');
   const extractFailures = new ThrottledLog(log, 'extraction failed for a trace; it is skipped');
+  const extractor = new Extractor(options.extract ?? {}, options.keyFlags);
   const codeScorers = options.scorers.filter((s) => s.kind === 'code');
   const byName = new Map(options.scorers.map((s) => [s.name, s]));
   const selfRun = options.isSelfRun ?? isSelfRun;
@@ -355,7 +359,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       stats.traces++;
       let contexts: AgentRunContext[];
       try {
-        contexts = extractAgentRunContexts(trace, options.extract ?? {});
+        contexts = extractor.runContexts(trace);
       } catch (err) {
         // Extraction is written never to throw; this is the last line of defence.
         extractFailures.hit(1, { traceId: trace.traceId, err: errorMessage(err) });

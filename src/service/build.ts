@@ -148,6 +148,7 @@ export async function buildService(config: Config, settings: Settings, options: 
         source: sourceKindOf(options.source),
         trajectoryOf: (context, traceSpans) => trajectoryFromRun(context, traceSpans),
         settings,
+        keyFlags: settings.keyFlags,
         judges: settings.judges,
         abortJudges: () => settings.judges.close(),
         ...(built.economics ? { economics: built.economics } : {}),
@@ -286,7 +287,7 @@ export async function buildService(config: Config, settings: Settings, options: 
   });
   // The bounded tables of this service on /metrics (tracejudge.memory.table.{bytes,entries}).
   const elementCache = built.elementCache;
-  const unobserveTables = settings.telemetry.observeTables(() => [...settings.interner.tables(), ...(elementCache ? elementCache.tables() : [])]);
+  const unobserveTables = settings.telemetry.observeTables(() => [...settings.interner.tables(), ...settings.keyFlags.tables(), ...(elementCache ? elementCache.tables() : [])]);
   const others = graph.components();
   graph.add(metrics);
   for (const c of others) graph.link(c, metrics);

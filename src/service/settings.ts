@@ -1,8 +1,8 @@
 /**
  * The settings of one service: made once by the entry point (`serve`, `score`, `extract`, the benches)
  * and handed to every factory. They hold the logger, the instruments (on this service's own
- * MeterProvider), the clock, the judge resolver, the scorer registry and the string interner; two services
- * built in one process share none of them.
+ * MeterProvider), the clock, the judge resolver, the scorer registry, the string interner and the table
+ * of attribute-key families extraction keeps; two services built in one process share none of them.
  */
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import type { ComponentSettings } from '../component.js';
 import type { Env } from '../config/load.js';
 import type { Config } from '../config/schema.js';
+import { KeyFlagTable } from '../extract/key-flags.js';
 import { Interner } from '../ingest/otlp/intern.js';
 import { JudgeResolver } from '../judge/resolver.js';
 import { markJudgeFetch } from '../judge/self-mark.js';
@@ -32,6 +33,8 @@ export interface Settings extends ComponentSettings {
   readonly scorers: ScorerRegistry;
   /** Short strings shared by this service's decoders. */
   readonly interner: Interner;
+  /** Convention families of attribute keys, remembered across the traces this service extracts. */
+  readonly keyFlags: KeyFlagTable;
 }
 
 export interface CreateSettingsOptions {
@@ -148,5 +151,6 @@ export function createSettings(config: Config, options: CreateSettingsOptions = 
     judges,
     scorers,
     interner: new Interner(),
+    keyFlags: new KeyFlagTable(),
   };
 }

@@ -18,8 +18,10 @@ import {
   KEY_OPENLLMETRY_LEGACY,
   KEY_OPENLLMETRY_MARKER,
   KEY_RETRIEVAL_DOCUMENTS,
+  KeyFlagTable,
   keyFlagsOf,
 } from '../../src/extract/key-flags.js';
+import { seededRandom } from '../seeded-random.js';
 
 const prefixFamilies: Array<[number, readonly string[]]> = [
   [KEY_MASTRA, ['mastra.']],
@@ -57,7 +59,15 @@ const pool = [
   'gen_ai.agent', 'gen_ai.tool.call.result', 'gen_ai.usage.input_tokens', 'gen_ai.retrieval.documents', 'error.type', 'error',
   'gen_ai.input.messages', 'gen_ai.input.messages.0', 'gen_ai.output.messages', 'gen_ai.system_instructions',
   'openinference.span.kind', 'openinference.span', 'ai.operationId', 'ai.operationIdx', 'toString', 'constructor',
+  // Keys that are exactly a prefix.
+  'mastra.', 'gen_ai.', 'error.', 'gen_ai.tool.', 'llm.input_messages.', 'traceloop.entity.',
 ];
+
+/** `count` key sets drawn from `pool`, each key kept with probability `share` (seeded: the same sets on every machine). */
+function* keySets(seed: number, count: number, share: number): Generator<string[]> {
+  const random = seededRandom(seed);
+  for (let n = 0; n < count; n++) yield pool.filter(() => random() < share);
+}
 
 describe('keyFlagsOf', () => {
   it('flags each key exactly by its families', () => {
@@ -65,25 +75,53 @@ describe('keyFlagsOf', () => {
   });
 
   it('sets each family exactly when some key belongs to it (deterministic key sets)', () => {
-    let x = 7;
-    for (let n = 0; n < 3000; n++) {
-      const keys: string[] = [];
-      for (const k of pool) {
-        x = (x * 1_103_515_245 + 12_345) % 2_147_483_648;
-        if (x % 5 === 0) keys.push(k);
-      }
-      expect(keyFlagsOf(Object.fromEntries(keys.map((k) => [k, 'v'])))).toBe(expected(keys));
+    for (const keys of keySets(7, 3000, 0.2)) expect(keyFlagsOf(Object.fromEntries(keys.map((k) => [k, 'v'])))).toBe(expected(keys));
+  });
+});
+
+describe('KeyFlagTable', () => {
+  it('answers as keyFlagsOf, from its remembered keys too (deterministic key sets, asked twice)', () => {
+    const table = new KeyFlagTable();
+    for (const keys of keySets(11, 2000, 0.25)) {
+      const attrs = Object.fromEntries(keys.map((k) => [k, 'v']));
+      expect(table.flagsOf(attrs)).toBe(expected(keys));
+      expect(table.flagsOf(attrs)).toBe(keyFlagsOf(attrs));
     }
   });
 
-  it('stays exact after its key cache fills and starts over', () => {
-    for (let i = 0; i < 10_000; i++) keyFlagsOf({ [`custom.key.${i}`]: 1, [`gen_ai.x${i}`]: 1 });
-    for (const k of pool) expect(keyFlagsOf({ [k]: 'v', 'custom.key.1': 1 }), k).toBe(expected([k]));
+  it('stays exact after it fills and starts over, and never holds more than maxKeys keys', () => {
+    const table = new KeyFlagTable(100, 128);
+    for (let i = 0; i < 1000; i++) {
+      table.flagsOf({ [`custom.key.${i}`]: 1, [`gen_ai.x${i}`]: 1 });
+      expect(table.tables()[0]?.entries).toBeLessThanOrEqual(100);
+    }
+    for (const k of pool) expect(table.flagsOf({ [k]: 'v', 'custom.key.1': 1 }), k).toBe(expected([k]));
   });
 
-  it('flags keys too long to be cached the same way, every time', () => {
-    const long = 'x'.repeat(200);
-    const keys = pool.map((k) => `${k}${long}`);
-    for (let round = 0; round < 2; round++) for (const k of keys) expect(keyFlagsOf({ [k]: 'v' }), k).toBe(expected([k]));
+  it('does not remember keys longer than maxKeyLength, and flags them the same way every time', () => {
+    const table = new KeyFlagTable(4096, 128);
+    const keys = pool.map((k) => `${k}${'x'.repeat(200)}`);
+    for (let round = 0; round < 2; round++) for (const k of keys) expect(table.flagsOf({ [k]: 'v' }), k).toBe(expected([k]));
+    expect(table.tables()).toEqual([{ table: 'extract.key_flags', entries: 0, bytes: 0 }]);
+  });
+
+  it('reports what it holds: one entry per distinct key, bytes growing with the key text; tables share nothing', () => {
+    const a = new KeyFlagTable();
+    const b = new KeyFlagTable();
+    a.flagsOf({ 'gen_ai.agent.name': 1, 'mastra.span.type': 1 });
+    a.flagsOf({ 'gen_ai.agent.name': 1 });
+    const [short] = a.tables();
+    expect(short?.entries).toBe(2);
+    a.flagsOf({ ['k'.repeat(100)]: 1 });
+    const [longer] = a.tables();
+    expect(longer?.entries).toBe(3);
+    expect((longer?.bytes ?? 0) - (short?.bytes ?? 0)).toBeGreaterThanOrEqual(200);
+    expect(b.tables()[0]?.entries).toBe(0);
+  });
+
+  it('names a bound that is not a positive integer', () => {
+    expect(() => new KeyFlagTable(0)).toThrow(/KeyFlagTable: maxKeys must be a positive integer, got 0/);
+    expect(() => new KeyFlagTable(4096, Number.NaN)).toThrow(/KeyFlagTable: maxKeyLength must be a positive integer, got NaN/);
+    expect(() => new KeyFlagTable(1.5)).toThrow(expect.objectContaining({ code: 'TJ_USAGE' }));
   });
 });

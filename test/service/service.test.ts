@@ -56,8 +56,9 @@ describe('two services in one process', () => {
     expect(a.scorers.get('only-in-a')).toBeDefined();
     expect(b.scorers.get('only-in-a')).toBeUndefined();
     expect(b.scorers.check({ x: { type: 'only-in-a' } })[0]?.path).toBe('scorers.x.type');
-    // Interners and instruments.
+    // Interners, key-family tables and instruments.
     expect(a.interner).not.toBe(b.interner);
+    expect(a.keyFlags).not.toBe(b.keyFlags);
     expect(a.telemetry).not.toBe(b.telemetry);
     expect(a.meters.provider).not.toBe(b.meters.provider);
 
@@ -82,6 +83,57 @@ describe('two services in one process', () => {
       expect(await scrape(sa)).toMatch(/^tracejudge_memory_table_bytes\{[^}]*table="intern\.short"[^}]*\} [1-9]\d*/m);
       expect(sa.assembler.bufferedTraces).toBe(1);
       expect(sb.assembler.bufferedTraces).toBe(0);
+    } finally {
+      await sa.shutdown(Date.now() + 5000);
+      await sb.shutdown(Date.now() + 5000);
+    }
+  });
+});
+
+describe("a service's extraction", () => {
+  it('keeps the key families of attribute keys in its settings table, across traces, and reports it in /metrics', async () => {
+    const cfg = config({ assembly: { decisionWaitMs: 0 } });
+    const a = createSettings(cfg, { env: {}, logger: silentLogger() });
+    const b = createSettings(cfg, { env: {}, logger: silentLogger() });
+    const sa = await buildService(cfg, a, { source: { kind: 'configured' } });
+    const sb = await buildService(cfg, b, { source: { kind: 'configured' } });
+    await sa.start();
+    await sb.start();
+    try {
+      const span = (traceId: string, spanId: string): Record<string, unknown> => ({
+        traceId,
+        spanId,
+        name: 'invoke_agent helper',
+        startTimeUnixNano: '1',
+        endTimeUnixNano: '2',
+        attributes: [
+          { key: 'gen_ai.operation.name', value: { stringValue: 'invoke_agent' } },
+          { key: 'gen_ai.agent.name', value: { stringValue: 'helper' } },
+          { key: 'custom.key', value: { stringValue: 'x' } },
+        ],
+      });
+      const post = async (spans: Record<string, unknown>[]): Promise<void> => {
+        const body = JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 't' }, spans }] }] });
+        const res = await fetch(`http://127.0.0.1:${sa.ports().http}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        expect(`${res.status} ${await res.text()}`).toMatch(/^200 /);
+      };
+      const entries = (): number => a.keyFlags.tables()[0]?.entries ?? 0;
+      const handled = async (n: number): Promise<void> => {
+        for (let i = 0; i < 500 && (sa.pipeline?.stats().tracesDone ?? 0) < n; i++) await new Promise((r) => setTimeout(r, 10));
+        expect(sa.pipeline?.stats().tracesDone).toBe(n);
+      };
+      await post([span(T1, '00000000000000a1')]);
+      await handled(1);
+      // The three keys, once each; a second trace with the same keys adds none (the table outlives the trace).
+      expect(entries()).toBe(3);
+      await post([span('0123456789abcdef0123456789abcdef', '00000000000000b1')]);
+      await handled(2);
+      expect(entries()).toBe(3);
+      expect(b.keyFlags.tables()[0]?.entries).toBe(0);
+      const scrape = async (s: typeof sa): Promise<string> => (await fetch(`http://127.0.0.1:${s.ports().metrics}/metrics`)).text();
+      expect(await scrape(sa)).toMatch(/^tracejudge_memory_table_entries\{[^}]*table="extract\.key_flags"[^}]*\} 3$/m);
+      expect(await scrape(sa)).toMatch(/^tracejudge_memory_table_bytes\{[^}]*table="extract\.key_flags"[^}]*\} [1-9]\d*/m);
+      expect(await scrape(sb)).toMatch(/^tracejudge_memory_table_entries\{[^}]*table="extract\.key_flags"[^}]*\} 0$/m);
     } finally {
       await sa.shutdown(Date.now() + 5000);
       await sb.shutdown(Date.now() + 5000);

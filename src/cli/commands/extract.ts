@@ -7,7 +7,7 @@
 import { ErrorCodes, TracejudgeError } from '../../errors.js';
 import { emptyRunWarning } from '../../extract/empty-runs.js';
 import { explainText } from '../../extract/explain.js';
-import { extractTraces } from '../../extract/extract.js';
+import { Extractor } from '../../extract/extract.js';
 import { buildService } from '../../service/build.js';
 import { createSettings } from '../../service/settings.js';
 import type { CliContext } from '../context.js';
@@ -20,10 +20,11 @@ export async function extractCommand(args: readonly string[], cli: CliContext): 
   const { config, scorers } = loadCliConfig(values.config, cli);
   if (positionals.length === 0) throw usageError('extract: no input files (use - for stdin)');
   const settings = createSettings(config, { logger: cli.logger, secrets: cli.secrets, scorers, prometheus: false });
+  const extractor = new Extractor(config.extract, settings.keyFlags);
   const service = await buildService(config, settings, {
     source: { kind: 'files', paths: positionals },
     handleTrace: async (trace) => {
-      for (const t of extractTraces(trace, config.extract)) {
+      for (const t of extractor.traces(trace)) {
         for (const c of t.contexts) await cli.output.record(JSON.stringify(c.run));
         if (!values.explain) continue;
         const warnings = t.contexts.flatMap((c) => {
