@@ -154,8 +154,9 @@ export async function pipelineScenario(ctx: BenchContext): Promise<Row[]> {
   const ds = buildDataset('pipeline', ctx.quick ? 1500 : 5000, 512, { seed: 99, messageSize: 'llm' });
   const small = buildDataset('pipeline-completeness', ctx.quick ? 150 : 400, 512, { seed: 98, messageSize: 'llm' });
   // A long-running service is JIT-compiled: each configuration runs once untimed (V8's warm-up, a few
-  // seconds into `serve`), then three timed rounds interleaved (assembly, floor, strings, …) so that a change
-  // in the machine's load moves all three alike; each row is its median round.
+  // seconds into `serve`), then timed rounds interleaved (assembly, floor, strings, …) so that a change in
+  // the machine's load moves all three alike; each row is its median round. Five rounds in a full run: with
+  // three, one slow assembly round moved the floor's ratio by ±0.07 between runs of the same code.
   const configs = [
     { scorers: [] as readonly string[], extract: false },
     { scorers: [] as readonly string[], extract: true },
@@ -164,8 +165,9 @@ export async function pipelineScenario(ctx: BenchContext): Promise<Row[]> {
   const cold = [];
   for (const c of configs) cold.push(await runOnce(ds, c.scorers, c.extract));
   const timed: PipelineRun[][] = [[], [], []];
-  for (let round = 0; round < 3; round++) for (const [i, c] of configs.entries()) timed[i]?.push(await runOnce(ds, c.scorers, c.extract));
-  const medianRun = (runs: PipelineRun[]): PipelineRun => [...runs].sort((a, b) => a.spansPerS - b.spansPerS)[1] as PipelineRun;
+  const timedRounds = ctx.quick ? 3 : 5;
+  for (let round = 0; round < timedRounds; round++) for (const [i, c] of configs.entries()) timed[i]?.push(await runOnce(ds, c.scorers, c.extract));
+  const medianRun = (runs: PipelineRun[]): PipelineRun => [...runs].sort((a, b) => a.spansPerS - b.spansPerS)[Math.floor(runs.length / 2)] as PipelineRun;
   const [assembly, none, strings] = timed.map(medianRun) as [PipelineRun, PipelineRun, PipelineRun];
   const rates = (runs: PipelineRun[] | undefined): string => (runs ?? []).map((r) => Math.round(r.spansPerS).toLocaleString('en-US')).join(', ');
   // Small and set by its few cache misses, so noisy: the median of three rounds on one running service (its
