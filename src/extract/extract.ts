@@ -11,7 +11,8 @@ import type { ConventionSelector } from './conventions/types.js';
 import { explainFrom, noRunReason, type ExplainedRun, type TraceExplanation } from './explain.js';
 import { BUILTIN_SELECTORS, readTree, type SpanInfo } from './facts.js';
 import { capRun, DEFAULT_MAX_TEXT_BYTES, redactRun } from './hygiene.js';
-import { buildRun, runMembers, type BuiltRun } from './runs.js';
+import { append } from './lists.js';
+import { buildRun, runMembers, type BuiltRun, type RunBuildOptions } from './runs.js';
 import { buildSpanTree, byStart, type SpanTree } from './tree.js';
 import { isRecord } from './values.js';
 import { KeyFlagTable } from './key-flags.js';
@@ -53,7 +54,7 @@ function isSpanArray(v: readonly unknown[]): v is readonly Span[] {
 }
 
 /** Normalises any accepted input to spans and logs grouped by trace id, in first-seen order. */
-function groups(input: ExtractInput, extraLogs: readonly LogRecord[]): Array<{ traceId: string; spans: Span[]; logs: LogRecord[] }> {
+function groups(input: ExtractInput, extraLogs: readonly LogRecord[]): Array<{ traceId: string; spans: readonly Span[]; logs: LogRecord[] }> {
   let spans: readonly Span[] = [];
   let logs: readonly LogRecord[] = [];
   if (typeof input === 'string' || input instanceof Uint8Array) {
@@ -72,6 +73,13 @@ function groups(input: ExtractInput, extraLogs: readonly LogRecord[]): Array<{ t
     spans = t.spans;
     logs = t.logs ?? [];
   }
+  // One trace (what the pipeline hands in): its spans as they are, without the grouping copy.
+  if (spans.length > 0 && oneTrace(spans)) {
+    const traceId = (spans[0] as Span).traceId;
+    const own: LogRecord[] = [];
+    for (const list of [logs, extraLogs]) for (const l of list) if (l.traceId === traceId) own.push(l);
+    return [{ traceId, spans, logs: own }];
+  }
   const byTrace = new Map<string, { traceId: string; spans: Span[]; logs: LogRecord[] }>();
   let last: { traceId: string; spans: Span[]; logs: LogRecord[] } | undefined;
   for (const s of spans) {
@@ -85,17 +93,17 @@ function groups(input: ExtractInput, extraLogs: readonly LogRecord[]): Array<{ t
   return [...byTrace.values()];
 }
 
+/** Whether every span of `spans` has the first one's trace id. */
+function oneTrace(spans: readonly Span[]): boolean {
+  const traceId = (spans[0] as Span).traceId;
+  for (let i = 1; i < spans.length; i++) if ((spans[i] as Span).traceId !== traceId) return false;
+  return true;
+}
+
 /** Logs from an OTLP/JSON `ExportLogsServiceRequest` (object or text), for `ExtractOptions.logs`. */
 export function logsFromRequest(request: unknown): LogRecord[] {
   if (typeof request === 'string' || request instanceof Uint8Array) return decodeLogsRequestJson(request).logs;
   return decodeLogsRequestJson(JSON.stringify(request)).logs;
-}
-
-interface ExplanationInputs {
-  tree: SpanTree;
-  infos: Map<string, SpanInfo>;
-  built: BuiltRun[];
-  uncovered: string[];
 }
 
 /**
@@ -105,7 +113,12 @@ interface ExplanationInputs {
  */
 class LazyExplanation implements TraceExtraction {
   #explanation: TraceExplanation | undefined;
-  #inputs: ExplanationInputs | undefined;
+  // What the explanation is made from, let go once it is made. Fields rather than one object of them: one
+  // allocation less per trace.
+  #tree: SpanTree | undefined;
+  #infos: Map<string, SpanInfo> | undefined;
+  #built: BuiltRun[] | undefined;
+  #uncovered: string[] | undefined;
 
   constructor(
     readonly traceId: string,
@@ -115,12 +128,18 @@ class LazyExplanation implements TraceExtraction {
     built: BuiltRun[],
     uncovered: string[],
   ) {
-    this.#inputs = { tree, infos, built, uncovered };
+    this.#tree = tree;
+    this.#infos = infos;
+    this.#built = built;
+    this.#uncovered = uncovered;
   }
 
   get explanation(): TraceExplanation {
     if (this.#explanation === undefined) {
-      const { tree, infos, built, uncovered } = this.#inputs as ExplanationInputs;
+      const tree = this.#tree as SpanTree;
+      const infos = this.#infos as Map<string, SpanInfo>;
+      const built = this.#built as BuiltRun[];
+      const uncovered = this.#uncovered as string[];
       const runs: ExplainedRun[] = built.map((b) => ({
         spanId: b.run.spanId,
         agentName: b.run.agentName,
@@ -128,7 +147,10 @@ class LazyExplanation implements TraceExtraction {
         kind: infos.get(b.span.spanId)?.facts.role === 'agent' ? 'agent' : 'workflow',
       }));
       this.#explanation = explainFrom(tree, infos, runs, uncovered);
-      this.#inputs = undefined;
+      this.#tree = undefined;
+      this.#infos = undefined;
+      this.#built = undefined;
+      this.#uncovered = undefined;
     }
     return this.#explanation;
   }
@@ -146,39 +168,48 @@ function topOf(tree: SpanTree, s: Span): Span {
 }
 
 /** Runs of one tree, plus reasons for LLM/tool spans left without one. */
-function treeRuns(tree: SpanTree, infos: Map<string, SpanInfo>, groundTruthAttribute: string): { built: BuiltRun[]; uncovered: string[] } {
+function treeRuns(tree: SpanTree, infos: Map<string, SpanInfo>, opts: RunBuildOptions): { built: BuiltRun[]; uncovered: string[] } {
   // Each span's role, looked up once for both passes.
   const roles = tree.ordered.map((s) => infos.get(s.spanId)?.facts.role);
-  const built: BuiltRun[] = [];
-  const covered = new Set<string>();
-  const opts = { groundTruthAttribute };
+  // The list, set and map below are made at their first entry (see lists.ts): many traces have one run.
+  let built: BuiltRun[] = [];
+  let covered: Set<string> | undefined;
   for (let i = 0; i < tree.ordered.length; i++) {
     if (roles[i] !== 'agent') continue;
     const s = tree.ordered[i] as Span;
     const members = runMembers(tree, infos, s);
+    covered ??= new Set<string>();
     covered.add(s.spanId);
     for (const m of members) covered.add(m.spanId);
-    built.push(buildRun(tree, infos, s, members, 'agent', opts));
+    built = append(built, buildRun(tree, infos, s, members, 'agent', opts));
   }
   // LLM and tool spans outside every agent: one workflow run per top-level ancestor, when it has content.
-  const groups = new Map<string, { top: Span; spans: Span[] }>();
+  let groups: Map<string, { top: Span; spans: Span[] }> | undefined;
   for (let i = 0; i < tree.ordered.length; i++) {
     const s = tree.ordered[i] as Span;
-    if ((roles[i] !== 'llm' && roles[i] !== 'tool') || covered.has(s.spanId)) continue;
+    if ((roles[i] !== 'llm' && roles[i] !== 'tool') || covered?.has(s.spanId) === true) continue;
     const top = topOf(tree, s);
-    let g = groups.get(top.spanId);
-    if (!g) groups.set(top.spanId, (g = { top, spans: [] }));
-    g.spans.push(s);
+    groups ??= new Map<string, { top: Span; spans: Span[] }>();
+    const g = groups.get(top.spanId);
+    if (g) g.spans.push(s);
+    else groups.set(top.spanId, { top, spans: [s] });
   }
   const uncovered: string[] = [];
-  for (const { top, spans } of groups.values()) {
-    const members = runMembers(tree, infos, top).filter((m) => !covered.has(m.spanId));
-    const b = buildRun(tree, infos, top, members, 'workflow', opts);
-    if (b.run.output.length > 0) built.push(b);
-    else for (const s of spans) uncovered.push(noRunReason(infos.get(s.spanId) as SpanInfo));
+  if (groups !== undefined) {
+    for (const { top, spans } of groups.values()) {
+      const all = runMembers(tree, infos, top);
+      const members = covered === undefined ? all : all.filter((m) => !covered.has(m.spanId));
+      const b = buildRun(tree, infos, top, members, 'workflow', opts);
+      if (b.run.output.length > 0) built = append(built, b);
+      else for (const s of spans) uncovered.push(noRunReason(infos.get(s.spanId) as SpanInfo));
+    }
   }
-  built.sort((a, b) => byStart(a.span, b.span));
+  if (built.length > 1) built.sort(byRunStart);
   return { built, uncovered };
+}
+
+function byRunStart(a: BuiltRun, b: BuiltRun): number {
+  return byStart(a.span, b.span);
 }
 
 /**
@@ -191,14 +222,14 @@ export class Extractor {
   readonly #selectors: readonly ConventionSelector[];
   readonly #keyFlags: KeyFlagTable;
   readonly #maxTextBytes: number;
-  readonly #groundTruthAttribute: string;
+  readonly #runOptions: RunBuildOptions;
 
   constructor(options: ExtractOptions = {}, keyFlags: KeyFlagTable = new KeyFlagTable()) {
     this.#options = options;
     this.#selectors = options.mapping && options.mapping.length > 0 ? [createMappingSelector(options.mapping), ...BUILTIN_SELECTORS] : BUILTIN_SELECTORS;
     this.#keyFlags = keyFlags;
     this.#maxTextBytes = options.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES;
-    this.#groundTruthAttribute = options.groundTruthAttribute ?? 'tracejudge.ground_truth';
+    this.#runOptions = { groundTruthAttribute: options.groundTruthAttribute ?? 'tracejudge.ground_truth' };
   }
 
   /** Every trace of `input`: its agent runs with their span contexts, and its explanation (see `extractTraces`). */
@@ -207,7 +238,7 @@ export class Extractor {
     return groups(input, this.#options.logs ?? []).map((g) => {
       const tree = buildSpanTree(g.traceId, g.spans, g.logs, this.#keyFlags);
       const infos = readTree(tree, this.#selectors);
-      const { built, uncovered } = treeRuns(tree, infos, this.#groundTruthAttribute);
+      const { built, uncovered } = treeRuns(tree, infos, this.#runOptions);
       const contexts: AgentRunContext[] = built.map((b) => {
         let run: AgentRun = capRun(b.run, this.#maxTextBytes);
         if (redact && redact.length > 0) run = redactRun(run, redact);

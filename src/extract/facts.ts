@@ -13,6 +13,7 @@ import { openinference } from './conventions/openinference.js';
 import { openllmetry } from './conventions/openllmetry.js';
 import { Facts, type ConventionSelector, type Msg, type SpanFacts, type ToolFacts } from './conventions/types.js';
 import type { SpanEventLike, SpanTree } from './tree.js';
+import { append } from './lists.js';
 import { asString } from './values.js';
 
 /** Built-in selectors in priority order (the mapping selector, when configured, goes first). */
@@ -47,32 +48,54 @@ function mergeTool(a: ToolFacts | undefined, b: ToolFacts | undefined): ToolFact
   return out;
 }
 
-/** Merges facts in priority order. */
-function mergeFacts(list: readonly SpanFacts[]): SpanFacts {
+/**
+ * Merges facts in priority order: `first`, `second`, then `more` (most spans are read by one or two
+ * selectors, whose facts come without a list).
+ */
+function mergeFacts(first: SpanFacts | undefined, second: SpanFacts | undefined, more: readonly SpanFacts[] | undefined): SpanFacts {
   const out = new Facts();
-  let missing: Set<string> | undefined;
+  // Most spans have one input and one system source: the lists are made only for a second one.
+  let input: Deferred<Msg[]> | undefined;
   let inputs: Array<Deferred<Msg[]>> | undefined;
+  let system: Deferred<string[]> | undefined;
   let systems: Array<Deferred<string[]>> | undefined;
-  for (const f of list) {
+  let missing: string[] | undefined;
+  const count = first === undefined ? 0 : second === undefined ? 1 : 2 + (more?.length ?? 0);
+  for (let k = 0; k < count; k++) {
+    const f = (k === 0 ? first : k === 1 ? second : more?.[k - 2]) as SpanFacts;
     if (out.role === undefined && f.role !== undefined) out.role = f.role;
     if (out.agentName === undefined && f.agentName !== undefined) out.agentName = f.agentName;
-    if (f.input !== undefined) (inputs ??= []).push(f.input);
-    if (f.system !== undefined) (systems ??= []).push(f.system);
+    if (f.input !== undefined) {
+      if (input === undefined) input = f.input;
+      else if (inputs === undefined) inputs = [input, f.input];
+      else inputs.push(f.input);
+    }
+    if (f.system !== undefined) {
+      if (system === undefined) system = f.system;
+      else if (systems === undefined) systems = [system, f.system];
+      else systems.push(f.system);
+    }
     if (out.output === undefined && f.output !== undefined && f.output.length > 0) out.output = f.output;
     if (out.documents === undefined && f.documents !== undefined) out.documents = f.documents;
     if (out.model === undefined && f.model !== undefined) out.model = f.model;
     if (out.usage === undefined && f.usage !== undefined) out.usage = f.usage;
     if (out.error === undefined && f.error !== undefined) out.error = f.error;
     if (f.tool !== undefined) out.tool = mergeTool(out.tool, f.tool);
-    if (f.missing !== undefined && f.missing.length > 0) {
-      missing ??= new Set<string>();
-      for (const m of f.missing) missing.add(m);
+    // Deduplicated in first-seen order; the lists are a few names long, so no set.
+    const fm = f.missing;
+    if (fm !== undefined) {
+      for (let i = 0; i < fm.length; i++) {
+        const m = fm[i] as string;
+        if (missing === undefined || !missing.includes(m)) missing = append(missing, m);
+      }
     }
   }
-  if (!out.output && missing !== undefined) out.missing = [...missing];
-  // Input and system stay lazy through the merge: the first non-empty one wins when a run reads it.
-  if (inputs !== undefined) out.input = Deferred.from(firstNonEmpty<Msg>, inputs);
-  if (systems !== undefined) out.system = Deferred.from(firstNonEmpty<string>, systems);
+  if (!out.output && missing !== undefined) out.missing = missing;
+  // Input and system stay lazy through the merge: the first non-empty one wins when a run reads it. One
+  // source is kept as it is, without a wrapper: its value may be empty, which readers take as none
+  // (`nonEmptyValue`).
+  out.input = inputs !== undefined ? Deferred.from(firstNonEmpty<Msg>, inputs) : input;
+  out.system = systems !== undefined ? Deferred.from(firstNonEmpty<string>, systems) : system;
   return out;
 }
 
@@ -82,6 +105,15 @@ function firstNonEmpty<T>(list: ReadonlyArray<Deferred<T[]>>): T[] | undefined {
     if (v !== undefined && v.length > 0) return v;
   }
   return undefined;
+}
+
+/**
+ * The value of merged facts' `input` or `system`, `undefined` when it is empty: what the merge would have
+ * given by wrapping a single source in `firstNonEmpty`.
+ */
+export function nonEmptyValue<T>(d: Deferred<T[]> | undefined): T[] | undefined {
+  const v = d?.value;
+  return v !== undefined && v.length > 0 ? v : undefined;
 }
 
 /** Failure text of a span from its status and `exception` events; `undefined` when it did not fail. */
@@ -100,21 +132,25 @@ function spanError(tree: SpanTree, span: Span): string | undefined {
 
 /** Reads one span through every selector that detects it. Never throws (a failing selector is skipped). */
 export function readSpan(span: Span, tree: SpanTree, selectors: readonly ConventionSelector[]): SpanInfo {
-  const conventions: Convention[] = [];
-  const all: SpanFacts[] = [];
+  let conventions: Convention[] | undefined;
+  let first: SpanFacts | undefined;
+  let second: SpanFacts | undefined;
+  let more: SpanFacts[] | undefined;
   for (const sel of selectors) {
     try {
       if (!sel.detect(span, tree)) continue;
       const f = sel.read(span, tree);
-      if (!conventions.includes(sel.name)) conventions.push(sel.name);
-      all.push(f);
+      if (conventions === undefined || !conventions.includes(sel.name)) conventions = append(conventions, sel.name);
+      if (first === undefined) first = f;
+      else if (second === undefined) second = f;
+      else (more ??= []).push(f);
     } catch {
       // A selector bug on odd data must not stop extraction; the span is read by the others.
     }
   }
-  const facts = mergeFacts(all);
+  const facts = mergeFacts(first, second, more);
   // `error` always present (possibly undefined): one object shape for every span's info.
-  return { span, conventions, facts, error: spanError(tree, span) ?? facts.error ?? facts.tool?.error };
+  return { span, conventions: conventions ?? [], facts, error: spanError(tree, span) ?? facts.error ?? facts.tool?.error };
 }
 
 /** Reads every span of the tree. */

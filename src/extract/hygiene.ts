@@ -26,19 +26,22 @@ export function capText(text: string, maxBytes: number): string {
 
 /**
  * Caps a tool result: strings are cut with `capText`; structured values whose JSON exceeds the cap are
- * replaced by their cut JSON text (so the judge still sees the start of it).
+ * replaced by their cut JSON text (so the judge still sees the start of it). A value within the cap is
+ * returned as it is: the value was cut when the result is not `Object.is` to it (see `wasCut`).
  */
-function capValue(value: unknown, maxBytes: number): { value: unknown; truncated: boolean } {
-  if (typeof value === 'string') {
-    const v = capText(value, maxBytes);
-    return { value: v, truncated: v !== value };
-  }
-  if (value === undefined || value === null || typeof value !== 'object') return { value, truncated: false };
+function capValue(value: unknown, maxBytes: number): unknown {
+  if (typeof value === 'string') return capText(value, maxBytes);
+  if (value === undefined || value === null || typeof value !== 'object') return value;
   // Most structured values are far under the cap: a bound on their JSON size proves it without serialising.
-  if (jsonBytesAtMost(value, maxBytes)) return { value, truncated: false };
+  if (jsonBytesAtMost(value, maxBytes)) return value;
   const json = stringify(value);
-  if (Buffer.byteLength(json, 'utf8') <= maxBytes) return { value, truncated: false };
-  return { value: capText(json, maxBytes), truncated: true };
+  if (Buffer.byteLength(json, 'utf8') <= maxBytes) return value;
+  return capText(json, maxBytes);
+}
+
+/** Whether `capValue` cut `value` into `capped` (a cut value is a new string; `Object.is` keeps NaN uncut). */
+function wasCut(value: unknown, capped: unknown): boolean {
+  return !Object.is(value, capped);
 }
 
 /** A UTF-16 code unit is at most 6 bytes of JSON string (`\u001f`, a lone surrogate escaped), 3 otherwise. */
@@ -56,72 +59,126 @@ const MAX_BOUND_DEPTH = 64;
  * never "over the cap".
  */
 function jsonBytesAtMost(value: unknown, maxBytes: number): boolean {
-  let budget = maxBytes;
-  const walk = (v: unknown, depth: number): boolean => {
-    if (v === null) return (budget -= 4) >= 0;
-    switch (typeof v) {
-      case 'string':
-        return (budget -= 2 + v.length * MAX_JSON_BYTES_PER_UNIT) >= 0;
-      case 'boolean':
-        return (budget -= 5) >= 0;
-      case 'number':
-        return Number.isFinite(v) && (budget -= MAX_NUMBER_CHARS) >= 0;
-      case 'object':
-        break;
-      default:
-        return false;
+  return jsonBudgetLeft(value, 0, maxBytes) >= 0;
+}
+
+/** `budget` less the bound of `v`'s JSON; negative as soon as the bound passes it or `v` is not plain JSON data. */
+function jsonBudgetLeft(v: unknown, depth: number, budget: number): number {
+  if (v === null) return budget - 4;
+  switch (typeof v) {
+    case 'string':
+      return budget - (2 + v.length * MAX_JSON_BYTES_PER_UNIT);
+    case 'boolean':
+      return budget - 5;
+    case 'number':
+      return Number.isFinite(v) ? budget - MAX_NUMBER_CHARS : -1;
+    case 'object':
+      break;
+    default:
+      return -1;
+  }
+  if (depth >= MAX_BOUND_DEPTH) return -1;
+  if (Array.isArray(v)) {
+    budget -= 2 + v.length;
+    if (budget < 0) return -1;
+    for (const x of v as unknown[]) {
+      budget = jsonBudgetLeft(x, depth + 1, budget);
+      if (budget < 0) return -1;
     }
-    if (depth >= MAX_BOUND_DEPTH) return false;
-    if (Array.isArray(v)) {
-      budget -= 2 + v.length;
-      if (budget < 0) return false;
-      for (const x of v as unknown[]) if (!walk(x, depth + 1)) return false;
-      return true;
+    return budget;
+  }
+  const proto: unknown = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return -1;
+  const o = v as Record<string, unknown>;
+  if ('toJSON' in o) return -1;
+  budget -= 2;
+  for (const k in o) {
+    if (k === '__proto__' || !Object.prototype.hasOwnProperty.call(o, k)) return -1;
+    // Key, quotes, colon and comma; an `undefined` member (left out of the JSON) is counted all the same.
+    budget -= 4 + k.length * MAX_JSON_BYTES_PER_UNIT;
+    if (budget < 0) return -1;
+    const x = o[k];
+    if (x !== undefined) {
+      budget = jsonBudgetLeft(x, depth + 1, budget);
+      if (budget < 0) return -1;
     }
-    const proto: unknown = Object.getPrototypeOf(v);
-    if (proto !== Object.prototype && proto !== null) return false;
-    const o = v as Record<string, unknown>;
-    if ('toJSON' in o) return false;
-    budget -= 2;
-    for (const k in o) {
-      if (k === '__proto__' || !Object.prototype.hasOwnProperty.call(o, k)) return false;
-      // Key, quotes, colon and comma; an `undefined` member (left out of the JSON) is counted all the same.
-      budget -= 4 + k.length * MAX_JSON_BYTES_PER_UNIT;
-      if (budget < 0) return false;
-      const x = o[k];
-      if (x !== undefined && !walk(x, depth + 1)) return false;
-    }
-    return budget >= 0;
-  };
-  return walk(value, 0);
+  }
+  return budget;
+}
+
+/**
+ * What capping one run keeps: the cap, the values cut so far, and per message whether a text was cut and the
+ * invocations already capped (a part and the legacy `content.toolInvocations` entry are the same invocation:
+ * it is cut once and counted once). One object passed to plain functions rather than closures over a
+ * counter: every run is capped, and the closures were most of what capping allocated.
+ */
+class RunCap {
+  cut = 0;
+  textCut = false;
+  /** Made on the message's first invocation: most messages have none. */
+  invocations: Map<ToolInvocation, ToolInvocation> | undefined = undefined;
+  constructor(readonly maxBytes: number) {}
 }
 
 /**
  * The cap functions below copy only what they cut: a value, message or run with nothing over the cap is
  * returned as it is (most runs), so capping a run costs a walk, not a copy of everything in it.
  */
-function capInvocation(inv: ToolInvocation, maxBytes: number, hit: () => void): ToolInvocation {
+function capInvocation(cap: RunCap, inv: ToolInvocation): ToolInvocation {
+  const maxBytes = cap.maxBytes;
+  const hasResult = 'result' in inv;
   const args = capValue(inv.args, maxBytes);
-  const result = 'result' in inv ? capValue(inv.result, maxBytes) : undefined;
+  const result = hasResult ? capValue(inv.result, maxBytes) : undefined;
   const resultText = inv.resultText !== undefined ? capText(inv.resultText, maxBytes) : undefined;
   const errorText = inv.errorText !== undefined ? capText(inv.errorText, maxBytes) : undefined;
-  if (args.truncated) hit();
-  if (result?.truncated) hit();
-  if (!args.truncated && !result?.truncated && resultText === inv.resultText && errorText === inv.errorText) return inv;
+  const argsCut = wasCut(inv.args, args);
+  const resultCut = hasResult && wasCut(inv.result, result);
+  if (argsCut) cap.cut++;
+  if (resultCut) cap.cut++;
+  if (!argsCut && !resultCut && resultText === inv.resultText && errorText === inv.errorText) return inv;
   const out: ToolInvocation = { ...inv };
-  out.args = args.value;
-  if (result) out.result = result.value;
+  out.args = args;
+  if (hasResult) out.result = result;
   if (resultText !== undefined) out.resultText = resultText;
   if (errorText !== undefined) out.errorText = errorText;
   return out;
 }
 
-/** `list` mapped by `f`, or `list` itself when `f` returned every element unchanged. */
-function mapSame<T>(list: readonly T[], f: (x: T) => T): T[] {
+/** The capped copy of `inv`, made once per message. */
+function capMessageInvocation(cap: RunCap, inv: ToolInvocation): ToolInvocation {
+  cap.invocations ??= new Map<ToolInvocation, ToolInvocation>();
+  let c = cap.invocations.get(inv);
+  if (!c) {
+    c = capInvocation(cap, inv);
+    cap.invocations.set(inv, c);
+  }
+  return c;
+}
+
+function capMessageText(cap: RunCap, text: string): string {
+  const v = capText(text, cap.maxBytes);
+  if (v !== text) cap.textCut = true;
+  return v;
+}
+
+function capPart(cap: RunCap, p: MessagePart): MessagePart {
+  if (p.type === 'text' && typeof p.text === 'string') {
+    const text = capMessageText(cap, p.text);
+    return text === p.text ? p : { ...p, text };
+  }
+  if (p.type === 'tool-invocation' && isRecord(p.toolInvocation)) {
+    const inv = capMessageInvocation(cap, p.toolInvocation as unknown as ToolInvocation);
+    return inv === (p.toolInvocation as unknown) ? p : { ...p, toolInvocation: inv };
+  }
+  return p;
+}
+
+/** `list` mapped by `f` (given `cap`), or `list` itself when `f` returned every element unchanged. */
+function mapSame<T>(list: readonly T[], cap: RunCap, f: (cap: RunCap, x: T) => T): T[] {
   let out: T[] | undefined;
   for (let i = 0; i < list.length; i++) {
     const x = list[i] as T;
-    const y = f(x);
+    const y = f(cap, x);
     if (y !== x && out === undefined) out = list.slice(0, i);
     out?.push(y);
   }
@@ -129,41 +186,16 @@ function mapSame<T>(list: readonly T[], f: (x: T) => T): T[] {
 }
 
 /**
- * Caps a message's texts (`content.content` and each text part) and its tool invocations. A part and the
- * legacy `content.toolInvocations` entry are the same invocation: it is cut once and counted once.
+ * Caps a message's texts (`content.content` and each text part) and its tool invocations; a message with a
+ * text cut counts once.
  */
-function capMessage(m: RunMessage, maxBytes: number, hit: () => void): RunMessage {
-  // Made on the first invocation: most messages have none.
-  let capped: Map<ToolInvocation, ToolInvocation> | undefined;
-  const capInv = (inv: ToolInvocation): ToolInvocation => {
-    capped ??= new Map<ToolInvocation, ToolInvocation>();
-    let c = capped.get(inv);
-    if (!c) {
-      c = capInvocation(inv, maxBytes, hit);
-      capped.set(inv, c);
-    }
-    return c;
-  };
-  let textCut = false;
-  const cap = (text: string): string => {
-    const v = capText(text, maxBytes);
-    if (v !== text) textCut = true;
-    return v;
-  };
-  const parts = mapSame(m.content.parts, (p): MessagePart => {
-    if (p.type === 'text' && typeof p.text === 'string') {
-      const text = cap(p.text);
-      return text === p.text ? p : { ...p, text };
-    }
-    if (p.type === 'tool-invocation' && isRecord(p.toolInvocation)) {
-      const inv = capInv(p.toolInvocation as unknown as ToolInvocation);
-      return inv === (p.toolInvocation as unknown) ? p : { ...p, toolInvocation: inv };
-    }
-    return p;
-  });
-  const text = m.content.content !== undefined ? cap(m.content.content) : undefined;
-  const invocations = m.content.toolInvocations ? mapSame(m.content.toolInvocations, capInv) : undefined;
-  if (textCut) hit();
+function capMessage(cap: RunCap, m: RunMessage): RunMessage {
+  cap.textCut = false;
+  cap.invocations = undefined;
+  const parts = mapSame(m.content.parts, cap, capPart);
+  const text = m.content.content !== undefined ? capMessageText(cap, m.content.content) : undefined;
+  const invocations = m.content.toolInvocations ? mapSame(m.content.toolInvocations, cap, capMessageInvocation) : undefined;
+  if (cap.textCut) cap.cut++;
   if (parts === m.content.parts && text === m.content.content && invocations === m.content.toolInvocations) return m;
   const content: RunMessage['content'] = { ...m.content, parts };
   if (text !== undefined) content.content = text;
@@ -171,33 +203,33 @@ function capMessage(m: RunMessage, maxBytes: number, hit: () => void): RunMessag
   return { ...m, content };
 }
 
-function capSystem(m: SystemMessage, maxBytes: number, hit: () => void): SystemMessage {
-  const content = capText(m.content, maxBytes);
+function capSystem(cap: RunCap, m: SystemMessage): SystemMessage {
+  const content = capText(m.content, cap.maxBytes);
   if (content === m.content) return m;
-  hit();
+  cap.cut++;
   return { ...m, content };
+}
+
+function capContext(cap: RunCap, c: string): string {
+  const v = capText(c, cap.maxBytes);
+  if (v !== c) cap.cut++;
+  return v;
 }
 
 /** Applies the byte cap to every text, tool argument and tool result of a run; adds a note when anything was cut. */
 export function capRun(run: AgentRun, maxBytes: number): AgentRun {
-  let cut = 0;
-  const hit = (): void => {
-    cut++;
-  };
-  const inputMessages = mapSame(run.input.inputMessages, (m) => capMessage(m, maxBytes, hit));
-  const rememberedMessages = mapSame(run.input.rememberedMessages, (m) => capMessage(m, maxBytes, hit));
-  const systemMessages = mapSame(run.input.systemMessages, (m) => capSystem(m, maxBytes, hit));
-  const output = mapSame(run.output, (m) => capMessage(m, maxBytes, hit));
-  const toolResults = mapSame(run.toolResults, (t) => capToolResult(t, maxBytes));
-  const context = mapSame(run.context, (c) => {
-    const v = capText(c, maxBytes);
-    if (v !== c) hit();
-    return v;
-  });
+  const cap = new RunCap(maxBytes);
+  const inputMessages = mapSame(run.input.inputMessages, cap, capMessage);
+  const rememberedMessages = mapSame(run.input.rememberedMessages, cap, capMessage);
+  const systemMessages = mapSame(run.input.systemMessages, cap, capSystem);
+  const output = mapSame(run.output, cap, capMessage);
+  const toolResults = mapSame(run.toolResults, cap, capToolResult);
+  const context = mapSame(run.context, cap, capContext);
   const input =
     inputMessages === run.input.inputMessages && rememberedMessages === run.input.rememberedMessages && systemMessages === run.input.systemMessages
       ? run.input
       : { ...run.input, inputMessages, rememberedMessages, systemMessages };
+  const cut = cap.cut;
   if (cut === 0 && input === run.input && output === run.output && toolResults === run.toolResults && context === run.context) return run;
   const out: AgentRun = { ...run, input, output, toolResults, context };
   if (cut > 0) out.notes = [...(run.notes ?? []), `${cut} value(s) truncated to ${maxBytes} bytes`];
@@ -205,14 +237,14 @@ export function capRun(run: AgentRun, maxBytes: number): AgentRun {
 }
 
 /** Tool results repeat the output's invocations, so they are cut the same way but not counted again. */
-function capToolResult(t: ToolResult, maxBytes: number): ToolResult {
-  const r = capValue(t.result, maxBytes);
-  const a = capValue(t.args, maxBytes);
-  const resultText = t.resultText !== undefined ? capText(t.resultText, maxBytes) : undefined;
-  if (!r.truncated && !a.truncated && resultText === t.resultText) return t;
+function capToolResult(cap: RunCap, t: ToolResult): ToolResult {
+  const r = capValue(t.result, cap.maxBytes);
+  const a = capValue(t.args, cap.maxBytes);
+  const resultText = t.resultText !== undefined ? capText(t.resultText, cap.maxBytes) : undefined;
+  if (!wasCut(t.result, r) && !wasCut(t.args, a) && resultText === t.resultText) return t;
   const out: ToolResult = { ...t };
-  out.result = r.value;
-  out.args = a.value;
+  out.result = r;
+  out.args = a;
   if (resultText !== undefined) out.resultText = resultText;
   return out;
 }

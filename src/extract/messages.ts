@@ -4,6 +4,7 @@
  */
 import type { Msg, NormToolCall, NormToolResult } from './conventions/types.js';
 import type { JsonCache } from './tree.js';
+import { append } from './lists.js';
 import { asString, isRecord, parseJsonish, prop, stringify } from './values.js';
 
 const TEXT_KEYS = ['text', 'content', 'value'] as const;
@@ -42,28 +43,30 @@ export function textOfContent(content: unknown, depth = 0): string {
   return '';
 }
 
-/** Tool calls found in a content part array (GenAI `tool_call`, AI SDK `tool-call`, Anthropic `tool_use`, Mastra `tool-invocation`). */
-function partToolCalls(parts: unknown[], j?: JsonCache): NormToolCall[] {
-  const out: NormToolCall[] = [];
+/**
+ * Tool calls found in a content part array (GenAI `tool_call`, AI SDK `tool-call`, Anthropic `tool_use`,
+ * Mastra `tool-invocation`), appended to `out`; `undefined` when there are none.
+ */
+function partToolCalls(parts: unknown[], j: JsonCache | undefined, out?: NormToolCall[]): NormToolCall[] | undefined {
   for (const p of parts) {
     if (!isRecord(p)) continue;
     const type = asString(p.type);
     if (type === 'tool_call' || type === 'tool-call' || type === 'tool_use' || type === 'function_call') {
       const name = asString(p.name) ?? asString(p.toolName);
       if (!name) continue;
-      out.push(withId({ name, args: parseJsonish(p.arguments ?? p.input ?? p.args ?? {}, j) }, asString(p.id) ?? asString(p.toolCallId) ?? asString(p.call_id)));
+      out = append(out, withId({ name, args: parseJsonish(p.arguments ?? p.input ?? p.args ?? {}, j) }, asString(p.id) ?? asString(p.toolCallId) ?? asString(p.call_id)));
     } else if (type === 'tool-invocation' && isRecord(p.toolInvocation)) {
       const ti = p.toolInvocation;
       const name = asString(ti.toolName);
-      if (name) out.push(withId({ name, args: parseJsonish(ti.args ?? {}, j) }, asString(ti.toolCallId)));
+      if (name) out = append(out, withId({ name, args: parseJsonish(ti.args ?? {}, j) }, asString(ti.toolCallId)));
     }
   }
   return out;
 }
 
-/** Tool results found in a content part array. */
-function partToolResults(parts: unknown[], j?: JsonCache): NormToolResult[] {
-  const out: NormToolResult[] = [];
+/** Tool results found in a content part array; `undefined` when there are none. */
+function partToolResults(parts: unknown[], j?: JsonCache): NormToolResult[] | undefined {
+  let out: NormToolResult[] | undefined;
   for (const p of parts) {
     if (!isRecord(p)) continue;
     const type = asString(p.type);
@@ -76,7 +79,7 @@ function partToolResults(parts: unknown[], j?: JsonCache): NormToolResult[] {
       const name = asString(p.toolName) ?? asString(p.name);
       if (name) r.name = name;
       if (isError) r.isError = true;
-      out.push(r);
+      out = append(out, r);
     }
   }
   return out;
@@ -117,30 +120,37 @@ function toMsg(m: unknown, j?: JsonCache): Msg | undefined {
   else if (isRecord(body.content)) text = textOfContent(body.content);
   if (!text && parts) text = textOfContent(parts);
   const msg: Msg = { role, text };
-  const calls = parts ? partToolCalls(parts, j) : [];
+  let calls = parts ? partToolCalls(parts, j) : undefined;
   const openAi = body.tool_calls ?? body.toolCalls;
   // Most messages have no OpenAI-style calls: `openAiToolCalls(undefined)` is empty anyway.
-  if (openAi !== undefined) calls.push(...openAiToolCalls(openAi, j));
-  if (isRecord(body.content) && Array.isArray(body.content.toolInvocations)) {
-    for (const ti of body.content.toolInvocations) if (isRecord(ti)) calls.push(...partToolCalls([{ type: 'tool-invocation', toolInvocation: ti }], j));
+  if (openAi !== undefined) {
+    const more = openAiToolCalls(openAi, j);
+    if (calls === undefined) calls = more.length > 0 ? more : undefined;
+    else calls.push(...more);
   }
-  if (calls.length > 0) msg.toolCalls = dedupeCalls(calls);
-  const results = parts ? partToolResults(parts, j) : [];
-  if (role === 'tool' && results.length === 0) {
+  if (isRecord(body.content) && Array.isArray(body.content.toolInvocations)) {
+    for (const ti of body.content.toolInvocations) if (isRecord(ti)) calls = partToolCalls([{ type: 'tool-invocation', toolInvocation: ti }], j, calls);
+  }
+  if (calls !== undefined) msg.toolCalls = dedupeCalls(calls);
+  let results = parts ? partToolResults(parts, j) : undefined;
+  if (role === 'tool' && results === undefined) {
     const r: NormToolResult = { result: parseJsonish(body.content ?? body.parts, j) };
     const id = asString(body.tool_call_id) ?? asString(body.toolCallId) ?? asString(body.id);
     if (id) r.id = id;
     const name = asString(body.name);
     if (name) r.name = name;
-    results.push(r);
+    results = [r];
   }
-  if (results.length > 0) msg.toolResults = results;
+  if (results !== undefined) msg.toolResults = results;
   const finish = asString(m.finish_reason) ?? asString(m.finishReason);
   if (finish) msg.finishReason = finish;
   return msg;
 }
 
+/** `calls` without a repeated id (the first call of an id kept); the list itself when no id repeats. */
 function dedupeCalls(calls: NormToolCall[]): NormToolCall[] {
+  // A few calls are compared pairwise, without a set: ids mostly do not repeat.
+  if (calls.length <= 16 && !repeatsId(calls)) return calls;
   const seen = new Set<string>();
   return calls.filter((c) => {
     if (!c.id) return true;
@@ -148,6 +158,15 @@ function dedupeCalls(calls: NormToolCall[]): NormToolCall[] {
     seen.add(c.id);
     return true;
   });
+}
+
+function repeatsId(calls: readonly NormToolCall[]): boolean {
+  for (let i = 1; i < calls.length; i++) {
+    const id = (calls[i] as NormToolCall).id;
+    if (!id) continue;
+    for (let k = 0; k < i; k++) if ((calls[k] as NormToolCall).id === id) return true;
+  }
+  return false;
 }
 
 const INPUT_KEYS = ['prompt', 'input', 'query', 'question', 'text', 'message', 'content', 'user_input', 'userMessage'] as const;
@@ -163,7 +182,7 @@ export function anyToMessages(value: unknown, defaultRole = 'user', depth = 0, j
   if (typeof v === 'string') return v.length > 0 ? [{ role: defaultRole, text: v }] : [];
   if (Array.isArray(v)) {
     const msgs = v.map((m) => toMsg(m, j));
-    if (v.length > 0 && msgs.every((m) => m !== undefined)) return msgs;
+    if (v.length > 0 && !msgs.includes(undefined)) return msgs as Msg[];
     if (v.length === 1) return anyToMessages(v[0], defaultRole, depth + 1, j);
     const t = textOfContent(v);
     return t ? [{ role: defaultRole, text: t }] : [{ role: defaultRole, text: stringify(v) }];

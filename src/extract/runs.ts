@@ -4,14 +4,15 @@
  * covers the LLM calls.
  */
 import type { Span } from '../model/span.js';
-import type { AgentRun, Convention, MessagePart, RunMessage, SystemMessage, ToolInvocation } from '../model/agent-run.js';
+import type { AgentRun, Convention, MessagePart, RunInput, RunMessage, SystemMessage, ToolInvocation } from '../model/agent-run.js';
 import { assistantMessage, messageFromParts, systemMessage, userMessage } from '../model/messages.js';
 import type { Msg, NormToolCall, SpanFacts } from './conventions/types.js';
-import type { SpanInfo } from './facts.js';
+import { nonEmptyValue, type SpanInfo } from './facts.js';
 import { toolResultsOf } from './helpers.js';
 import { isoSeconds, YEAR_10000_SECS } from './iso-date.js';
 import { readableResult } from './messages.js';
-import { byStart, descendants, shortId, type SpanTree, type TreeMemo } from './tree.js';
+import { descendants, shortId, sortByStart, type SpanTree, type TreeMemo } from './tree.js';
+import { append } from './lists.js';
 import { asString, attr, parseJsonish } from './values.js';
 
 export interface RunBuildOptions {
@@ -103,28 +104,42 @@ function finalText(runFacts: SpanFacts, llmFacts: readonly SpanFacts[]): string 
   return fallback;
 }
 
-interface InputParts {
-  user: RunMessage[];
-  system: SystemMessage[];
-  remembered: RunMessage[];
-}
-
 /** Where the messages of a run get their ids and times: `<spanId>-in-<position in the recorded list>`, at the span start. */
 interface InputIds {
   spanId: string;
   createdAt: string;
 }
 
-/** The user turn that started the run (the last user message), the system prompt apart, and the history before it. */
-function runInput(runFacts: SpanFacts, firstLlm: SpanFacts | undefined, ids: InputIds): InputParts {
-  const hasUser = (msgs: Msg[] | undefined): msgs is Msg[] => (msgs ?? []).some((m) => m.role === 'user' && m.text);
-  const runIn = runFacts.input?.value;
+function hasUser(msgs: Msg[] | undefined): msgs is Msg[] {
+  if (msgs === undefined) return false;
+  for (const m of msgs) if (m.role === 'user' && m.text) return true;
+  return false;
+}
+
+/** The non-empty texts of the system messages among `msgs`, or `undefined` when there are none. */
+function systemTexts(msgs: Msg[] | undefined): string[] | undefined {
+  let out: string[] | undefined;
+  if (msgs !== undefined) {
+    for (const m of msgs) {
+      if (m.role !== 'system' || m.text.length === 0) continue;
+      if (out === undefined) out = [m.text];
+      else out.push(m.text);
+    }
+  }
+  return out;
+}
+
+/**
+ * The run input: the user turn that started the run (the last user message), the system prompt apart, and
+ * the history before it. Messages get their ids from `spanId` and their time `createdAt` (see `InputIds`).
+ */
+function runInput(runFacts: SpanFacts, firstLlm: SpanFacts | undefined, spanId: string, createdAt: string): RunInput {
+  const runIn = nonEmptyValue(runFacts.input);
   // The first LLM call's input is parsed only when the run span lacks the user turn (or the system prompt).
-  const llmIn = (): Msg[] | undefined => firstLlm?.input?.value;
   let msgs: Msg[];
   if (hasUser(runIn)) msgs = runIn;
   else {
-    const firstIn = llmIn();
+    const firstIn = nonEmptyValue(firstLlm?.input);
     msgs = hasUser(firstIn) ? firstIn : (runIn ?? firstIn ?? []);
   }
   let idx = -1;
@@ -135,15 +150,12 @@ function runInput(runFacts: SpanFacts, firstLlm: SpanFacts | undefined, ids: Inp
       break;
     }
   }
-  const user = idx >= 0 ? [userMessage((msgs[idx] as Msg).text, { id: `${ids.spanId}-in-${idx}`, createdAt: ids.createdAt })] : [];
-  const remembered = idx > 0 ? rememberedMessages(msgs.slice(0, idx), ids) : [];
-  const sysTexts =
-    runFacts.system?.value ??
-    nonEmptyList((runIn ?? []).filter((m) => m.role === 'system').map((m) => m.text)) ??
-    firstLlm?.system?.value ??
-    nonEmptyList((llmIn() ?? []).filter((m) => m.role === 'system').map((m) => m.text)) ??
-    [];
-  return { user, system: sysTexts.filter((t) => t.length > 0).map(systemMessage), remembered };
+  const user = idx >= 0 ? [userMessage((msgs[idx] as Msg).text, { id: `${spanId}-in-${idx}`, createdAt })] : [];
+  const remembered = idx > 0 ? rememberedMessages(msgs.slice(0, idx), { spanId, createdAt }) : [];
+  const sysTexts = nonEmptyValue(runFacts.system) ?? systemTexts(runIn) ?? nonEmptyValue(firstLlm?.system) ?? systemTexts(nonEmptyValue(firstLlm?.input)) ?? [];
+  const system: SystemMessage[] = [];
+  for (const t of sysTexts) if (t.length > 0) system.push(systemMessage(t));
+  return { inputMessages: user, rememberedMessages: remembered, systemMessages: system, taggedSystemMessages: {} };
 }
 
 /** A remembered message being assembled: its parts in order, and its calls still waiting for a result. */
@@ -201,11 +213,6 @@ function rememberedMessages(msgs: readonly Msg[], ids: InputIds): RunMessage[] {
     .map((d) => messageFromParts(d.role, d.parts, { id: `${ids.spanId}-in-${d.position}`, createdAt: ids.createdAt }));
 }
 
-function nonEmptyList(list: string[]): string[] | undefined {
-  const l = list.filter((t) => t.length > 0);
-  return l.length > 0 ? l : undefined;
-}
-
 function invocation(callId: string, name: string, args: unknown, outcome: { error?: string; result?: unknown; hasResult: boolean }): ToolInvocation {
   const inv: ToolInvocation = { toolCallId: callId, toolName: name, args: args ?? {}, state: 'call' };
   if (outcome.error !== undefined) {
@@ -223,10 +230,13 @@ function invocation(callId: string, name: string, args: unknown, outcome: { erro
 /** Tool results seen in messages (tool turns, tool-result parts), by call id. */
 function messageResults(llmFacts: readonly SpanFacts[]): Map<string, { result: unknown; isError: boolean }> {
   const out = new Map<string, { result: unknown; isError: boolean }>();
+  const add = (msgs: readonly Msg[] | undefined): void => {
+    if (msgs === undefined) return;
+    for (const m of msgs) for (const r of m.toolResults ?? []) if (r.id && !out.has(r.id)) out.set(r.id, { result: r.result, isError: r.isError === true });
+  };
   for (const f of llmFacts) {
-    for (const m of [...(f.input?.value ?? []), ...(f.output ?? [])]) {
-      for (const r of m.toolResults ?? []) if (r.id && !out.has(r.id)) out.set(r.id, { result: r.result, isError: r.isError === true });
-    }
+    add(nonEmptyValue(f.input));
+    add(f.output);
   }
   return out;
 }
@@ -256,21 +266,38 @@ function toolInvocations(tools: Span[], llms: Span[], llmFacts: readonly SpanFac
   // Tool results recovered from the conversation, read (every LLM input parsed) only when a tool span
   // lacks its result or a call was never traced as a tool span.
   let recovered: Map<string, { result: unknown; isError: boolean }> | undefined;
-  const fromMessages = (): Map<string, { result: unknown; isError: boolean }> => (recovered ??= messageResults(llmFacts));
-  const asked: Array<{ call: NormToolCall; id: string; at: bigint }> = [];
-  const seenAsk = new Set<string>();
-  llms.forEach((l, li) => {
-    ((llmFacts[li] as SpanFacts).output ?? []).forEach((m) =>
-      (m.toolCalls ?? []).forEach((c, ci) => {
+  // The calls LLMs asked for, once per id; the list and the set are made for the first call.
+  let asked: Array<{ call: NormToolCall; id: string; at: bigint }> | undefined;
+  let seenAsk: Set<string> | undefined;
+  for (let li = 0; li < llms.length; li++) {
+    const l = llms[li] as Span;
+    const out = (llmFacts[li] as SpanFacts).output;
+    if (out === undefined) continue;
+    for (const m of out) {
+      const calls = m.toolCalls;
+      if (calls === undefined) continue;
+      for (let ci = 0; ci < calls.length; ci++) {
+        const c = calls[ci] as NormToolCall;
         const id = c.id ?? `${l.spanId}-${li}-${ci}`;
-        if (seenAsk.has(id)) return;
+        if (seenAsk === undefined) seenAsk = new Set<string>();
+        else if (seenAsk.has(id)) continue;
         seenAsk.add(id);
-        asked.push({ call: c, id, at: l.endTimeUnixNano });
-      }),
-    );
-  });
-  const timed: Array<{ at: bigint; inv: ToolInvocation }> = [];
-  const used = new Set(tools.map((t) => infos.get(t.spanId)?.facts.tool?.callId).filter((id): id is string => id !== undefined));
+        const a = { call: c, id, at: l.endTimeUnixNano };
+        if (asked === undefined) asked = [a];
+        else asked.push(a);
+      }
+    }
+  }
+  if (tools.length === 0 && asked === undefined) return [];
+  let invocations: ToolInvocation[] = [];
+  let used: Set<string> | undefined;
+  if (asked !== undefined) {
+    used = new Set<string>();
+    for (const t of tools) {
+      const id = infos.get(t.spanId)?.facts.tool?.callId;
+      if (id !== undefined) used.add(id);
+    }
+  }
   for (const t of tools) {
     const info = infos.get(t.spanId);
     const f = info?.facts.tool ?? {};
@@ -278,23 +305,34 @@ function toolInvocations(tools: Span[], llms: Span[], llmFacts: readonly SpanFac
     let callId = f.callId;
     // Tool spans without a call id (OpenInference TOOL, Traceloop tool spans) take the id of the first
     // unused call of the same name that an LLM asked for, so ids match the conversation.
-    if (callId === undefined) {
-      const match = asked.find((a) => a.call.name === name && a.call.id !== undefined && !used.has(a.id));
-      if (match) {
-        callId = match.id;
-        used.add(match.id);
+    if (callId === undefined && asked !== undefined && used !== undefined) {
+      for (const a of asked) {
+        if (a.call.name === name && a.call.id !== undefined && !used.has(a.id)) {
+          callId = a.id;
+          used.add(a.id);
+          break;
+        }
       }
     }
-    let outcome: Outcome = { hasResult: f.hasResult === true, result: f.result };
+    let outcome: Outcome;
     if (info?.error !== undefined) outcome = { error: info.error, hasResult: false };
-    else if (!outcome.hasResult && callId !== undefined && fromMessages().has(callId)) outcome = messageOutcome(fromMessages().get(callId) as { result: unknown; isError: boolean });
-    timed.push({ at: t.startTimeUnixNano, inv: invocation(callId ?? t.spanId, name, f.args, outcome) });
+    else if (f.hasResult !== true && callId !== undefined && (recovered ??= messageResults(llmFacts)).has(callId)) {
+      outcome = messageOutcome(recovered.get(callId) as { result: unknown; isError: boolean });
+    } else outcome = { hasResult: f.hasResult === true, result: f.result };
+    invocations = append(invocations, invocation(callId ?? t.spanId, name, f.args, outcome));
   }
-  for (const a of asked) {
-    if (used.has(a.id)) continue;
-    const r = a.call.id !== undefined ? fromMessages().get(a.call.id) : undefined;
-    timed.push({ at: a.at, inv: invocation(a.id, a.call.name, a.call.args, r ? messageOutcome(r) : { hasResult: false }) });
+  const untraced: Array<{ at: bigint; inv: ToolInvocation }> = [];
+  if (asked !== undefined && used !== undefined) {
+    for (const a of asked) {
+      if (used.has(a.id)) continue;
+      const r = a.call.id !== undefined ? (recovered ??= messageResults(llmFacts)).get(a.call.id) : undefined;
+      untraced.push({ at: a.at, inv: invocation(a.id, a.call.name, a.call.args, r ? messageOutcome(r) : { hasResult: false }) });
+    }
   }
+  // Tool spans come in start order: with no untraced call among them, the invocations are in time order.
+  if (untraced.length === 0) return invocations;
+  const timed = tools.map((t, i) => ({ at: t.startTimeUnixNano, inv: invocations[i] as ToolInvocation }));
+  for (const u of untraced) timed.push(u);
   // Stable sort keeps span order for equal times.
   return timed.sort((x, y) => (x.at < y.at ? -1 : x.at > y.at ? 1 : 0)).map((x) => x.inv);
 }
@@ -309,6 +347,17 @@ function groundTruth(tree: SpanTree, span: Span, key: string): unknown {
   return undefined;
 }
 
+/** The tool spans among a run's `spans` (the run span first) that have no tool span (`toolIds`) above them. */
+function outermostTools(tree: SpanTree, spans: readonly Span[], toolIds: ReadonlySet<string>): Span[] {
+  let out: Span[] = [];
+  // From 1: the run span is not a member.
+  for (let i = 1; i < spans.length; i++) {
+    const s = spans[i] as Span;
+    if (toolIds.has(s.spanId) && !someAncestor(tree, s, (a) => a.spanId !== s.spanId && toolIds.has(a.spanId))) out = append(out, s);
+  }
+  return out;
+}
+
 /** Builds one run rooted at `span` over `members` (its subtree minus nested agent subtrees). */
 export function buildRun(
   tree: SpanTree,
@@ -320,54 +369,55 @@ export function buildRun(
 ): BuiltRun {
   const info = infos.get(span.spanId);
   const runFacts = info?.facts ?? {};
-  const sorted = [...members].sort(byStart);
-  // Each member's facts are looked up once, here; the LLM spans' facts travel beside them.
-  const sortedFacts = sorted.map((s) => factsOf(infos, s));
-  const llms: Span[] = [];
-  const llmFacts: SpanFacts[] = [];
+  // The run span, then its members in start order (sorted in place past the first slot; `concat` makes the
+  // list at its size).
+  const spans = sortByStart([span].concat(members), 1);
+  let llms: Span[] = [];
+  let llmFacts: SpanFacts[] = [];
   if (runFacts.role === 'llm') {
-    llms.push(span);
-    llmFacts.push(runFacts);
+    llms = [span];
+    llmFacts = [runFacts];
   }
+  // Each member's facts are looked up once, here: roles, and documents in span order after the run span's.
+  const context: string[] = [];
+  if (runFacts.documents !== undefined) for (const d of runFacts.documents) context.push(d);
   // Nested tool spans (a tool calling a tool) are read through the outermost; an LLM span with an LLM span
   // below it (a wrapper around the provider call) does not count its usage twice. One walk up from each span
-  // instead of an ancestor test per pair.
-  const toolIds = new Set<string>();
-  for (let i = 0; i < sorted.length; i++) {
-    const s = sorted[i] as Span;
-    const f = sortedFacts[i] as SpanFacts;
+  // instead of an ancestor test per pair. Both sets are made only when needed (most runs need neither).
+  let toolIds: Set<string> | undefined;
+  for (let i = 1; i < spans.length; i++) {
+    const s = spans[i] as Span;
+    const f = factsOf(infos, s);
     if (f.role === 'llm') {
-      llms.push(s);
-      llmFacts.push(f);
-    } else if (f.role === 'tool') toolIds.add(s.spanId);
+      llms = append(llms, s);
+      llmFacts = append(llmFacts, f);
+    } else if (f.role === 'tool') (toolIds ??= new Set<string>()).add(s.spanId);
+    if (f.documents !== undefined) for (const d of f.documents) context.push(d);
   }
-  const tools = toolIds.size === 0 ? [] : sorted.filter((s) => toolIds.has(s.spanId) && !someAncestor(tree, s, (a) => a.spanId !== s.spanId && toolIds.has(a.spanId)));
-  const aboveLlm = new Set<string>();
+  const tools = toolIds === undefined ? [] : outermostTools(tree, spans, toolIds);
+  let aboveLlm: Set<string> | undefined;
   if (llms.length > 1) {
+    const above = (aboveLlm = new Set<string>());
     for (const o of llms) {
       someAncestor(tree, o, (a) => {
-        if (a !== o) aboveLlm.add(a.spanId);
+        if (a !== o) above.add(a.spanId);
         return false;
       });
     }
   }
   const startTime = rfc3339(span.startTimeUnixNano, tree.memo);
   const endTime = rfc3339(span.endTimeUnixNano, tree.memo);
-  const input = runInput(runFacts, llmFacts[0], { spanId: span.spanId, createdAt: startTime });
+  const input = runInput(runFacts, llmFacts[0], span.spanId, startTime);
   const text = finalText(runFacts, llmFacts);
   const invocations = toolInvocations(tools, llms, llmFacts, infos);
   const output: RunMessage[] = [];
   if (text !== undefined || invocations.length > 0) output.push(assistantMessage(text ?? '', invocations, { id: `${span.spanId}-out-0`, createdAt: endTime }));
-  const spans = [span, ...sorted];
-  const context: string[] = [];
-  for (const d of runFacts.documents ?? []) context.push(d);
-  for (const f of sortedFacts) for (const d of f.documents ?? []) context.push(d);
   let model: string | undefined;
   for (const f of llmFacts) model ??= f.model;
   model ??= runFacts.model;
   let usage: AgentRun['usage'];
   for (let i = 0; i < llms.length; i++) {
-    if (aboveLlm.has((llms[i] as Span).spanId)) continue;
+    if (aboveLlm?.has((llms[i] as Span).spanId) === true) continue;
     const u = (llmFacts[i] as SpanFacts).usage;
     if (!u) continue;
     usage ??= { inputTokens: 0, outputTokens: 0 };
@@ -381,7 +431,7 @@ export function buildRun(
     spanId: span.spanId,
     agentName: runFacts.agentName ?? span.name,
     convention,
-    input: { inputMessages: input.user, rememberedMessages: input.remembered, systemMessages: input.system, taggedSystemMessages: {} },
+    input,
     output,
     // The one output message's merged invocations are `invocations` (`assistantMessage` writes each once, as a
     // part and in the legacy list, in the same order): their results without merging them back out.
@@ -397,14 +447,15 @@ export function buildRun(
   if (service !== undefined) run.serviceName = service;
   const gt = groundTruth(tree, span, options.groundTruthAttribute);
   if (gt !== undefined) run.groundTruth = gt;
-  const notes: string[] = [];
-  if (kind === 'workflow') notes.push(`no agent span: run built from the top-level span ${shortId(span.spanId)} \`${span.name}\``);
+  // Made for the first note: most runs have none.
+  let notes: string[] | undefined;
+  if (kind === 'workflow') notes = [`no agent span: run built from the top-level span ${shortId(span.spanId)} \`${span.name}\``];
   if (tree.orphans.length > 0) {
     const orphanIds = new Set(tree.orphans.map((o) => o.spanId));
-    for (const s of spans) if (orphanIds.has(s.spanId)) notes.push(`span ${shortId(s.spanId)} \`${s.name}\` arrived without its parent`);
+    for (const s of spans) if (orphanIds.has(s.spanId)) (notes ??= []).push(`span ${shortId(s.spanId)} \`${s.name}\` arrived without its parent`);
   }
-  if (info?.error !== undefined) notes.push(`run span failed: ${info.error}`);
-  if (notes.length > 0) run.notes = notes;
+  if (info?.error !== undefined) (notes ??= []).push(`run span failed: ${info.error}`);
+  if (notes !== undefined) run.notes = notes;
   return { run, span, spans };
 }
 

@@ -5,6 +5,7 @@
  */
 import type { Attributes, AttributeValue, LogRecord, Span } from '../model/span.js';
 import { keyFlagsOf, type KeyFlagTable } from './key-flags.js';
+import { JsonCache } from './values.js';
 
 /** A span event or a log record joined to a span, in one shape. */
 export interface SpanEventLike {
@@ -49,8 +50,7 @@ export interface SpanTree {
   keyFlags(span: Span): number;
 }
 
-/** Parsed values by source text. */
-export type JsonCache = Map<string, unknown>;
+export { JsonCache } from './values.js';
 
 /** Slots the selectors use to avoid reading one span twice in a row (see each selector). */
 export interface TreeMemo {
@@ -71,12 +71,42 @@ export function byStart(a: Span, b: Span): number {
   return a.spanId < b.spanId ? -1 : a.spanId > b.spanId ? 1 : 0;
 }
 
+/**
+ * Sorts `list` from index `from` on in place, as `list.sort(byStart)` does with that part (both sorts are
+ * stable, so the order is the same). Spans mostly come in start order or close to it: an insertion sort
+ * puts those in order in about one pass without the work copy `Array#sort` allocates, and hands a list that
+ * needs many moves to `Array#sort`.
+ */
+export function sortByStart<T extends Span>(list: T[], from = 0): T[] {
+  let moves = 2 * list.length + 8;
+  for (let i = from + 1; i < list.length; i++) {
+    const x = list[i] as T;
+    let j = i - 1;
+    if (byStart(list[j] as T, x) <= 0) continue;
+    do {
+      list[j + 1] = list[j] as T;
+      j--;
+    } while (j >= from && byStart(list[j] as T, x) > 0);
+    list[j + 1] = x;
+    moves -= i - j - 1;
+    if (moves < 0) return from === 0 ? list.sort(byStart) : sortTail(list, from);
+  }
+  return list;
+}
+
+function sortTail<T extends Span>(list: T[], from: number): T[] {
+  const tail = list.slice(from).sort(byStart);
+  for (let i = 0; i < tail.length; i++) list[from + i] = tail[i] as T;
+  return list;
+}
+
 /** Short span id for messages: the first 4 hex characters and an ellipsis. */
 export function shortId(spanId: string): string {
   return `${spanId.slice(0, 4)}…`;
 }
 
 const NO_EVENTS: readonly SpanEventLike[] = Object.freeze([]);
+const NO_SPANS: readonly Span[] = Object.freeze([]);
 
 /**
  * Builds the tree of one trace. Spans of other traces and log records of other traces are ignored.
@@ -96,7 +126,7 @@ export function buildSpanTree(traceId: string, spans: readonly Span[], logs: rea
     byId.set(s.spanId, s);
   }
   if (duplicates > 0) notes.push(`${duplicates} duplicate span id(s) ignored`);
-  const ordered = [...byId.values()].sort(byStart);
+  const ordered = sortByStart([...byId.values()]);
   const kids = new Map<string, Span[]>();
   const roots: Span[] = [];
   const orphans: Span[] = [];
@@ -104,9 +134,10 @@ export function buildSpanTree(traceId: string, spans: readonly Span[], logs: rea
     if (s.parentSpanId === '' || s.parentSpanId === s.spanId) {
       roots.push(s);
     } else if (byId.has(s.parentSpanId)) {
-      let list = kids.get(s.parentSpanId);
-      if (!list) kids.set(s.parentSpanId, (list = []));
-      list.push(s);
+      // A new list is made holding its first child: grown from empty it would take room for 16.
+      const list = kids.get(s.parentSpanId);
+      if (list) list.push(s);
+      else kids.set(s.parentSpanId, [s]);
     } else {
       orphans.push(s);
     }
@@ -114,9 +145,11 @@ export function buildSpanTree(traceId: string, spans: readonly Span[], logs: rea
   // Orphans hang under the single true root when there is one (their lost parent was inside it),
   // else they stay top-level.
   const adoptive = roots.length === 1 ? roots[0] : undefined;
-  const adopted = new Map<string, Span>();
+  // Made for the first orphan (most traces have none), as `events` for the first span with an event.
+  let adopted: Map<string, Span> | undefined;
   for (const o of orphans) {
     if (adoptive) {
+      adopted ??= new Map<string, Span>();
       let list = kids.get(adoptive.spanId);
       if (!list) kids.set(adoptive.spanId, (list = []));
       list.push(o);
@@ -126,12 +159,16 @@ export function buildSpanTree(traceId: string, spans: readonly Span[], logs: rea
       `span ${shortId(o.spanId)} \`${o.name}\` has parent ${shortId(o.parentSpanId)} which was not received; attached ${adoptive ? `under the root ${shortId(adoptive.spanId)} \`${adoptive.name}\`` : 'at the top level'}`,
     );
   }
-  if (adoptive) kids.get(adoptive.spanId)?.sort(byStart);
+  if (adoptive) {
+    const list = kids.get(adoptive.spanId);
+    if (list) sortByStart(list);
+  }
   const detached = breakCycles(ordered, roots, orphans, kids, notes, adoptive !== undefined);
   // Only spans with events or joined logs get a list (most spans have neither).
-  const events = new Map<string, SpanEventLike[]>();
+  let events: Map<string, SpanEventLike[]> | undefined;
   for (const s of ordered) {
     if (s.events.length === 0) continue;
+    events ??= new Map<string, SpanEventLike[]>();
     events.set(
       s.spanId,
       s.events.map((e) => ({ name: e.name, timeUnixNano: e.timeUnixNano, attributes: e.attributes, origin: 'span-event' as const })),
@@ -144,50 +181,90 @@ export function buildSpanTree(traceId: string, spans: readonly Span[], logs: rea
       unjoined.push(l);
       continue;
     }
+    events ??= new Map<string, SpanEventLike[]>();
     let list = events.get(l.spanId);
     if (!list) events.set(l.spanId, (list = []));
     const name = l.eventName || (typeof l.attributes['event.name'] === 'string' ? l.attributes['event.name'] : '');
     list.push({ name, timeUnixNano: l.timeUnixNano || l.observedTimeUnixNano, attributes: l.attributes, body: l.body, origin: 'log' });
   }
   if (unjoined.length > 0) notes.push(`${unjoined.length} log record(s) name no received span`);
-  for (const list of events.values()) list.sort((a, b) => (a.timeUnixNano < b.timeUnixNano ? -1 : a.timeUnixNano > b.timeUnixNano ? 1 : 0));
-  const allRoots = adoptive ? [...roots] : [...roots, ...orphans].sort(byStart);
-  const flags = new Map<Span, number>();
+  if (events !== undefined) for (const list of events.values()) list.sort((a, b) => (a.timeUnixNano < b.timeUnixNano ? -1 : a.timeUnixNano > b.timeUnixNano ? 1 : 0));
+  const allRoots = adoptive ? [...roots] : sortByStart([...roots, ...orphans]);
+  return new BuiltSpanTree(traceId, byId, ordered, allRoots, orphans, notes, unjoined, kids, adopted, detached, events, keyFlags);
+}
+
+/**
+ * The tree `buildSpanTree` returns. A class, so its methods are on the prototype: as closures in an object
+ * literal, each tree made four functions and a context for them, a good part of what building it allocated.
+ */
+class BuiltSpanTree implements SpanTree {
+  readonly json = new JsonCache();
+  readonly memo: TreeMemo = {};
+  readonly #kids: ReadonlyMap<string, readonly Span[]>;
+  readonly #adopted: ReadonlyMap<string, Span> | undefined;
+  /** Spans detached from a parent cycle; `undefined` when there is none (almost every trace). */
+  readonly #detached: ReadonlySet<string> | undefined;
+  readonly #events: ReadonlyMap<string, readonly SpanEventLike[]> | undefined;
+  readonly #keyFlagTable: KeyFlagTable | undefined;
+  readonly #flags = new Map<Span, number>();
   // The selectors ask for the flags of one span several times in a row: the last answer is kept at hand.
-  let flagsSpan: Span | undefined;
-  let lastFlags = 0;
-  return {
-    traceId,
-    byId,
-    ordered,
-    roots: allRoots,
-    orphans,
-    notes,
-    children: (id) => kids.get(id) ?? [],
-    parent: (s) => adopted.get(s.spanId) ?? (s.parentSpanId && s.parentSpanId !== s.spanId && !detached.has(s.spanId) ? byId.get(s.parentSpanId) : undefined),
+  #flagsSpan: Span | undefined = undefined;
+  #lastFlags = 0;
+
+  constructor(
+    readonly traceId: string,
+    readonly byId: ReadonlyMap<string, Span>,
+    readonly ordered: readonly Span[],
+    readonly roots: readonly Span[],
+    readonly orphans: readonly Span[],
+    readonly notes: readonly string[],
+    readonly unjoinedLogs: readonly LogRecord[],
+    kids: ReadonlyMap<string, readonly Span[]>,
+    adopted: ReadonlyMap<string, Span> | undefined,
+    detached: ReadonlySet<string> | undefined,
+    events: ReadonlyMap<string, readonly SpanEventLike[]> | undefined,
+    keyFlagTable: KeyFlagTable | undefined,
+  ) {
+    this.#kids = kids;
+    this.#adopted = adopted;
+    this.#detached = detached;
+    this.#events = events;
+    this.#keyFlagTable = keyFlagTable;
+  }
+
+  children(spanId: string): readonly Span[] {
+    return this.#kids.get(spanId) ?? NO_SPANS;
+  }
+
+  parent(s: Span): Span | undefined {
+    return (
+      this.#adopted?.get(s.spanId) ??
+      (s.parentSpanId && s.parentSpanId !== s.spanId && this.#detached?.has(s.spanId) !== true ? this.byId.get(s.parentSpanId) : undefined)
+    );
+  }
+
+  eventsOf(spanId: string): readonly SpanEventLike[] {
     // Most traces have no span events and no joined logs: no lookup for them.
-    eventsOf: (id) => (events.size === 0 ? NO_EVENTS : (events.get(id) ?? NO_EVENTS)),
-    unjoinedLogs: unjoined,
-    json: new Map<string, unknown>(),
-    memo: {},
-    keyFlags: (s) => {
-      if (s === flagsSpan) return lastFlags;
-      let f = flags.get(s);
-      if (f === undefined) flags.set(s, (f = keyFlags ? keyFlags.flagsOf(s.attributes) : keyFlagsOf(s.attributes)));
-      flagsSpan = s;
-      lastFlags = f;
-      return f;
-    },
-  };
+    return this.#events === undefined ? NO_EVENTS : (this.#events.get(spanId) ?? NO_EVENTS);
+  }
+
+  keyFlags(s: Span): number {
+    if (s === this.#flagsSpan) return this.#lastFlags;
+    let f = this.#flags.get(s);
+    if (f === undefined) this.#flags.set(s, (f = this.#keyFlagTable ? this.#keyFlagTable.flagsOf(s.attributes) : keyFlagsOf(s.attributes)));
+    this.#flagsSpan = s;
+    this.#lastFlags = f;
+    return f;
+  }
 }
 
 /**
  * Spans that sit on a parent cycle (a → b → a) are reachable from no root; detach them to the root so
- * every walk terminates and every span is seen once.
+ * every walk terminates and every span is seen once. The detached spans, or `undefined` when no span is on a cycle.
  */
-function breakCycles(ordered: Span[], roots: Span[], orphans: readonly Span[], kids: Map<string, Span[]>, notes: string[], adopted: boolean): Set<string> {
+function breakCycles(ordered: Span[], roots: Span[], orphans: readonly Span[], kids: Map<string, Span[]>, notes: string[], adopted: boolean): Set<string> | undefined {
+  if (reachesAll(ordered.length, adopted ? roots : [...roots, ...orphans], kids)) return undefined;
   const detached = new Set<string>();
-  if (reachesAll(ordered.length, adopted ? roots : [...roots, ...orphans], kids)) return detached;
   const seen = new Set<string>();
   const stack = [...roots, ...orphans];
   while (stack.length > 0) {
@@ -241,7 +318,9 @@ export function descendants(tree: SpanTree, span: Span, stop?: (s: Span) => bool
   const out: Span[] = [];
   let budget = tree.byId.size;
   // Iterative pre-order walk (deep traces must not overflow the stack).
-  const stack: Span[] = [...tree.children(span.spanId)].reverse();
+  const stack: Span[] = [];
+  const top = tree.children(span.spanId);
+  for (let i = top.length - 1; i >= 0; i--) stack.push(top[i] as Span);
   while (stack.length > 0) {
     if (--budget < 0) return descendantsOnceEach(tree, span, stop);
     const c = stack.pop() as Span;

@@ -59,13 +59,44 @@ export function firstCount(attrs: Attributes, keys: readonly string[]): number |
   return undefined;
 }
 
+/** Texts of one length kept in a list before the rest of that length go to a `Map`. */
+const TEXTS_PER_LENGTH = 16;
+
+/**
+ * Parsed values by source text, for one trace (`SpanTree.json`). A `Map` keyed by the text would hash all of
+ * every text it is asked about, and V8 hashes a fresh kilobyte text as slowly as `JSON.parse` reads it
+ * (measured): here a text is found by its length, then compared with the few texts of that length (a pointer
+ * test when it is the same string, else a memory compare that stops at the first difference). Past
+ * `TEXTS_PER_LENGTH` texts of one length (never in practice), the others of that length go to a `Map`.
+ */
+export class JsonCache {
+  /** By length: text, value, text, value, … */
+  readonly #byLength = new Map<number, unknown[]>();
+  #overflow: Map<string, unknown> | undefined;
+
+  /** The value stored for a text equal to `text`, or `undefined`. */
+  get(text: string): unknown {
+    const list = this.#byLength.get(text.length);
+    if (list !== undefined) for (let i = 0; i < list.length; i += 2) if (list[i] === text) return list[i + 1];
+    return this.#overflow?.get(text);
+  }
+
+  /** Stores `value` for `text`, which `get` did not find. */
+  set(text: string, value: unknown): void {
+    const list = this.#byLength.get(text.length);
+    if (list === undefined) this.#byLength.set(text.length, [text, value]);
+    else if (list.length < 2 * TEXTS_PER_LENGTH) list.push(text, value);
+    else (this.#overflow ??= new Map<string, unknown>()).set(text, value);
+  }
+}
+
 /**
  * Parses a JSON-string value (content attributes are usually JSON strings); structured values and
  * strings that are not JSON objects/arrays/quoted strings are returned unchanged. Bigints become numbers
  * when safe, else strings, and bytes become base64, so the result is JSON-serialisable. With `cache` (the
  * trace's `SpanTree.json`) each distinct text is parsed once.
  */
-export function parseJsonish(v: unknown, cache?: Map<string, unknown>): unknown {
+export function parseJsonish(v: unknown, cache?: JsonCache): unknown {
   if (typeof v === 'string') {
     const t = v.trim();
     const c = t[0];
@@ -107,7 +138,7 @@ export function toPlain(v: unknown, depth = 0): unknown {
 }
 
 /** `parseJsonish` of an attribute. */
-export function attrJson(attrs: Attributes, key: string, cache?: Map<string, unknown>): unknown {
+export function attrJson(attrs: Attributes, key: string, cache?: JsonCache): unknown {
   const v = attr(attrs, key);
   return v === undefined ? undefined : parseJsonish(v, cache);
 }

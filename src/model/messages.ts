@@ -27,27 +27,42 @@ const EPOCH = new Date(0).toISOString();
  * ```
  */
 export function messageFromParts(role: RunMessage['role'], parts: readonly MessagePart[], options: MessageOptions = {}): RunMessage {
-  const kept: MessagePart[] = [];
-  const texts: string[] = [];
-  const invocations: ToolInvocation[] = [];
-  for (const p of parts) {
+  return fromOwnParts(role, parts.slice(), options);
+}
+
+/**
+ * `messageFromParts` over a parts list the message may keep (made by the caller for it, used by no one
+ * else): the common message (nothing to drop) is built without a copy of its parts, and each list is made
+ * at its first entry rather than grown from empty; messages are built for every run.
+ */
+function fromOwnParts(role: RunMessage['role'], parts: MessagePart[], options: MessageOptions): RunMessage {
+  let kept: MessagePart[] | undefined;
+  let text: string | undefined;
+  let invocations: ToolInvocation[] | undefined;
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i] as MessagePart;
     if (p.type === 'text') {
-      const text = (p as { text?: unknown }).text;
-      if (typeof text !== 'string' || text === '') continue;
-      texts.push(text);
+      const t = (p as { text?: unknown }).text;
+      if (typeof t !== 'string' || t === '') {
+        kept ??= parts.slice(0, i);
+        continue;
+      }
+      text = text === undefined ? t : `${text}\n${t}`;
     } else if (p.type === 'tool-invocation') {
-      invocations.push((p as { toolInvocation: ToolInvocation }).toolInvocation);
+      const inv = (p as { toolInvocation: ToolInvocation }).toolInvocation;
+      if (invocations === undefined) invocations = [inv];
+      else invocations.push(inv);
     }
-    kept.push(p);
+    kept?.push(p);
   }
-  const content: RunMessage['content'] = { format: 2, parts: kept };
-  if (texts.length > 0) content.content = texts.join('\n');
-  if (invocations.length > 0) content.toolInvocations = invocations;
+  const content: RunMessage['content'] = { format: 2, parts: kept ?? parts };
+  if (text !== undefined) content.content = text;
+  if (invocations !== undefined) content.toolInvocations = invocations;
   return { id: options.id ?? 'msg-0', role, createdAt: options.createdAt ?? EPOCH, content };
 }
 
 const textPart = (text: string): MessagePart[] => (text === '' ? [] : [{ type: 'text', text }]);
-const invocationParts = (invocations: readonly ToolInvocation[]): MessagePart[] => invocations.map((toolInvocation) => ({ type: 'tool-invocation', toolInvocation }));
+const invocationParts = (invocations: readonly ToolInvocation[]): MessagePart[] => invocations.map((toolInvocation): MessagePart => ({ type: 'tool-invocation', toolInvocation }));
 
 /**
  * A user message.
@@ -58,7 +73,7 @@ const invocationParts = (invocations: readonly ToolInvocation[]): MessagePart[] 
  * ```
  */
 export function userMessage(text: string, options: MessageOptions = {}): RunMessage {
-  return messageFromParts('user', textPart(text), options);
+  return fromOwnParts('user', textPart(text), options);
 }
 
 /**
@@ -71,12 +86,14 @@ export function userMessage(text: string, options: MessageOptions = {}): RunMess
  * ```
  */
 export function assistantMessage(text: string, invocations: readonly ToolInvocation[] = [], options: MessageOptions = {}): RunMessage {
-  return messageFromParts('assistant', [...invocationParts(invocations), ...textPart(text)], options);
+  const parts = invocationParts(invocations);
+  if (text !== '') parts.push({ type: 'text', text });
+  return fromOwnParts('assistant', parts, options);
 }
 
 /** A message of any run role with text only (remembered turns, system prompts written as messages). */
 export function textMessage(role: RunMessage['role'], text: string, options: MessageOptions = {}): RunMessage {
-  return messageFromParts(role, textPart(text), options);
+  return fromOwnParts(role, textPart(text), options);
 }
 
 /** A core system message. */

@@ -44,7 +44,11 @@ function isV7(span: Span, tree: SpanTree): boolean {
   const last = tree.memo.aiSdkV7;
   if (last !== undefined && last.span === span) return last.v7;
   const v7 = isV7Once(span, tree);
-  tree.memo.aiSdkV7 = { span, v7 };
+  // The memo's object is reused: one per trace rather than one per span.
+  if (last !== undefined) {
+    last.span = span;
+    last.v7 = v7;
+  } else tree.memo.aiSdkV7 = { span, v7 };
   return v7;
 }
 function isV7Once(span: Span, tree: SpanTree): boolean {

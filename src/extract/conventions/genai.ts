@@ -161,7 +161,11 @@ function sharedGenAi(span: Span, tree: SpanTree): SpanFacts {
   const last = tree.memo.genAi;
   if (last !== undefined && last.span === span) return last.facts;
   const facts = readGenAiOnce(span, tree);
-  tree.memo.genAi = { span, facts };
+  // The memo's object is reused: one per trace rather than one per span.
+  if (last !== undefined) {
+    last.span = span;
+    last.facts = facts;
+  } else tree.memo.genAi = { span, facts };
   return facts;
 }
 
