@@ -5,7 +5,7 @@ import { footprintScenario } from './footprint.js';
 import { judgeEconomicsScenario } from './judge-economics.js';
 import { kafkaScenario } from './kafka.js';
 import { memoryScenario } from './memory.js';
-import { pipelineScenario } from './pipeline.js';
+import { isolated } from './isolated.js';
 import { scorersScenario } from './scorers.js';
 import { verdictsScenario } from './verdicts.js';
 
@@ -15,7 +15,7 @@ export const scenarios: ReadonlyArray<readonly [string, Scenario]> = [
   ['footprint', footprintScenario],
   ['scorers', scorersScenario],
   ['verdicts', verdictsScenario],
-  ['pipeline', pipelineScenario],
+  ['pipeline', isolated(new URL('./pipeline.ts', import.meta.url), 'pipelineScenario')],
   ['judge-economics', judgeEconomicsScenario],
   ['kafka', kafkaScenario],
 ];

@@ -164,6 +164,9 @@ export async function pipelineScenario(ctx: BenchContext): Promise<Row[]> {
   ] as const;
   const cold = [];
   for (const c of configs) cold.push(await runOnce(ds, c.scorers, c.extract));
+  // A second untimed round in a full run: after one, the first timed floor rounds still ran ~10 % slower
+  // than the later ones (V8 was still optimising extraction).
+  if (!ctx.quick) for (const c of configs) await runOnce(ds, c.scorers, c.extract);
   const timed: PipelineRun[][] = [[], [], []];
   const timedRounds = ctx.quick ? 3 : 5;
   for (let round = 0; round < timedRounds; round++) for (const [i, c] of configs.entries()) timed[i]?.push(await runOnce(ds, c.scorers, c.extract));
@@ -207,8 +210,8 @@ export async function pipelineScenario(ctx: BenchContext): Promise<Row[]> {
     rows.push({ scenario, metric: `${label}: score records written`, value: run.records });
   }
   ctx.notes.push(
-    `Pipeline rounds (spans/s, in order): assembly ${rates(timed[0])}; floor ${rates(timed[1])}; 4 string scorers ${rates(timed[2])}. The untimed first runs (V8 warm-up included, as these rows were measured up to b3065a5): assembly ${Math.round(cold[0]?.spansPerS ?? 0).toLocaleString('en-US')}, floor ${Math.round(cold[1]?.spansPerS ?? 0).toLocaleString('en-US')}, 4 string scorers ${Math.round(cold[2]?.spansPerS ?? 0).toLocaleString('en-US')} spans/s.`,
-    'Pipeline: the product service (`buildService` building scorers, sampling policy with default rate 1 and the JSONL emitter from config, as `tracejudge serve` does; the floor row swaps the pipeline for an extraction-only handler, the assembly row for a handler that does nothing), protobuf requests of ~512 spans, 4 in flight, decisionWaitMs 0. Latency is from sending the request that carried the trace to the pipeline handing its records to the emitter. Completeness is measured on a smaller set because it costs ~7 ms per run parsed (compromise).',
+    `Pipeline rounds (spans/s, in order): assembly ${rates(timed[0])}; floor ${rates(timed[1])}; 4 string scorers ${rates(timed[2])}. The untimed first runs (V8 warm-up included, as these rows were measured up to b3065a5; a second untimed round follows in a full run): assembly ${Math.round(cold[0]?.spansPerS ?? 0).toLocaleString('en-US')}, floor ${Math.round(cold[1]?.spansPerS ?? 0).toLocaleString('en-US')}, 4 string scorers ${Math.round(cold[2]?.spansPerS ?? 0).toLocaleString('en-US')} spans/s.`,
+    'Pipeline: in a fresh child process (bench/scenarios/isolated.ts), the product service (`buildService` building scorers, sampling policy with default rate 1 and the JSONL emitter from config, as `tracejudge serve` does; the floor row swaps the pipeline for an extraction-only handler, the assembly row for a handler that does nothing), protobuf requests of ~512 spans, 4 in flight, decisionWaitMs 0. Latency is from sending the request that carried the trace to the pipeline handing its records to the emitter. Completeness is measured on a smaller set because it costs ~7 ms per run parsed (compromise).',
     `Pipeline completeness row: median of 3 rounds (${roundRates} spans/s in order), each on the same running service with fresh trace ids and the element cache cleared (one untimed round first); in each round it served ${completenessTexts.hits} of ${completenessTexts.all} texts: the generated traces replicate fixture templates, so most texts recur; with unique texts every run pays the parse (see the scorer engine cache-off row); before the cache this row measured 1,374 spans/s (bench/RESULTS.md at 23684e8).`,
   );
   return rows;
