@@ -1,9 +1,10 @@
 /**
- * Content similarity (docs/scorers.md): Sørensen–Dice over character bigrams (`string-similarity` 4.0.4)
- * between the joined input texts and the joined output texts. Not rounded.
+ * Content similarity (docs/scorers.md): Sørensen–Dice over character bigrams (`string-similarity` 4.0.4's
+ * `compareTwoStrings`, computed by ./dice.ts) between the joined input texts and the joined output texts.
+ * Not rounded.
  */
-import stringSimilarity from 'string-similarity';
 import { createScorer } from '../../core/scorer.js';
+import { diceBigrams } from './dice.js';
 import { inputMessagesOf, joinMessageTexts } from '../../utils/run-messages.js';
 
 export interface ContentSimilarityOptions {
@@ -42,7 +43,5 @@ export function createContentSimilarityScorer(options: ContentSimilarityOptions 
       processedInput: normalise(joinMessageTexts(inputMessagesOf(run.input)), o),
       processedOutput: normalise(joinMessageTexts(run.output), o),
     }))
-    .generateScore(({ results }) =>
-      stringSimilarity.compareTwoStrings(results.preprocessStepResult.processedInput, results.preprocessStepResult.processedOutput),
-    );
+    .generateScore(({ results }) => diceBigrams(results.preprocessStepResult.processedInput, results.preprocessStepResult.processedOutput));
 }
