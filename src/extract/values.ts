@@ -164,6 +164,8 @@ export function unflatten(attrs: Attributes, prefix: string): Array<Record<strin
     const digits = end - start;
     if (digits === 0 || digits > MAX_INDEX_DIGITS || (end < key.length && key.charCodeAt(end) !== 46)) continue;
     const field = end < key.length ? key.slice(end + 1) : '';
+    // A field named `__proto__` would set the row's prototype, not a field (the decoders drop such keys).
+    if (field === '__proto__') continue;
     let row = byIndex.get(idx);
     if (!row) {
       row = {};

@@ -73,6 +73,18 @@ describe('unflatten', () => {
   });
 });
 
+describe('unflatten and a field named __proto__', () => {
+  it('skips it: the row keeps the plain prototype, so no reader sees the value as inherited fields', () => {
+    const rows = unflatten({ 'm.0.role': 'a', 'm.0.__proto__': { 'message.tool_calls.0.tool_call.function.name': 'injected' } }, 'm');
+    expect(rows).toHaveLength(1);
+    const row = rows[0] as Record<string, unknown>;
+    expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+    const seen: string[] = [];
+    for (const k in row) seen.push(k);
+    expect(seen).toEqual(['role']);
+  });
+});
+
 describe('Deferred.from', () => {
   it('calls the function with its argument once, on first read; a throw states nothing', () => {
     let calls = 0;
