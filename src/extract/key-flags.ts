@@ -73,7 +73,6 @@ const KEYS: ReadonlyMap<string, number> = new Map([
   ['ai.operationId', KEY_AI_OPERATION_ID],
 ]);
 
-/** The flags of one key. */
 /** `PREFIXES` grouped by their first character's code: a key is tested only against the prefixes it can have. */
 const PREFIXES_BY_FIRST: ReadonlyMap<number, ReadonlyArray<readonly [flag: number, prefix: string]>> = (() => {
   const groups = new Map<number, Array<readonly [number, string]>>();
@@ -86,6 +85,7 @@ const PREFIXES_BY_FIRST: ReadonlyMap<number, ReadonlyArray<readonly [flag: numbe
   return groups;
 })();
 
+/** The flags of one key. */
 function flagsOfKey(key: string): number {
   let flags = KEYS.get(key) ?? 0;
   const group = PREFIXES_BY_FIRST.get(key.charCodeAt(0));

@@ -6,6 +6,7 @@
 import type { Span } from '../model/span.js';
 import type { AgentRun, Convention, MessagePart, RunInput, RunMessage, SystemMessage, ToolInvocation } from '../model/agent-run.js';
 import { assistantMessage, messageFromParts, systemMessage, userMessage } from '../model/messages.js';
+import { systemTextsOf } from './conventions/lazy.js';
 import type { Msg, NormToolCall, SpanFacts } from './conventions/types.js';
 import { nonEmptyValue, type SpanInfo } from './facts.js';
 import { toolResultsOf } from './helpers.js';
@@ -116,19 +117,6 @@ function hasUser(msgs: Msg[] | undefined): msgs is Msg[] {
   return false;
 }
 
-/** The non-empty texts of the system messages among `msgs`, or `undefined` when there are none. */
-function systemTexts(msgs: Msg[] | undefined): string[] | undefined {
-  let out: string[] | undefined;
-  if (msgs !== undefined) {
-    for (const m of msgs) {
-      if (m.role !== 'system' || m.text.length === 0) continue;
-      if (out === undefined) out = [m.text];
-      else out.push(m.text);
-    }
-  }
-  return out;
-}
-
 /**
  * The run input: the user turn that started the run (the last user message), the system prompt apart, and
  * the history before it. Messages get their ids from `spanId` and their time `createdAt` (see `InputIds`).
@@ -152,7 +140,7 @@ function runInput(runFacts: SpanFacts, firstLlm: SpanFacts | undefined, spanId: 
   }
   const user = idx >= 0 ? [userMessage((msgs[idx] as Msg).text, { id: `${spanId}-in-${idx}`, createdAt })] : [];
   const remembered = idx > 0 ? rememberedMessages(msgs.slice(0, idx), { spanId, createdAt }) : [];
-  const sysTexts = nonEmptyValue(runFacts.system) ?? systemTexts(runIn) ?? nonEmptyValue(firstLlm?.system) ?? systemTexts(nonEmptyValue(firstLlm?.input)) ?? [];
+  const sysTexts = nonEmptyValue(runFacts.system) ?? systemTextsOf(runIn) ?? nonEmptyValue(firstLlm?.system) ?? systemTextsOf(nonEmptyValue(firstLlm?.input)) ?? [];
   const system: SystemMessage[] = [];
   for (const t of sysTexts) if (t.length > 0) system.push(systemMessage(t));
   return { inputMessages: user, rememberedMessages: remembered, systemMessages: system, taggedSystemMessages: {} };

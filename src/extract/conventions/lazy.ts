@@ -58,10 +58,17 @@ export class Deferred<T> {
   }
 }
 
-/** Texts of the `system` messages among `msgs`, or undefined when there are none. */
+/** The non-empty texts of the `system` messages among `msgs`, or undefined when there are none. */
 export function systemTextsOf(msgs: readonly { role: string; text: string }[] | undefined): string[] | undefined {
-  const sys = (msgs ?? []).filter((m) => m.role === 'system').map((m) => m.text).filter((t) => t.length > 0);
-  return sys.length > 0 ? sys : undefined;
+  let out: string[] | undefined;
+  if (msgs !== undefined) {
+    for (const m of msgs) {
+      if (m.role !== 'system' || m.text.length === 0) continue;
+      if (out === undefined) out = [m.text];
+      else out.push(m.text);
+    }
+  }
+  return out;
 }
 
 /** The system texts among a deferred input's messages (`systemTextsOf` of its value), for `Deferred.from`. */
