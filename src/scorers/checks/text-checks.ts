@@ -1,5 +1,5 @@
 /** Text quick checks (docs/scorers.md): includes, excludes, equals, matches, similarity. Scores 0/1. */
-import stringSimilarity from 'string-similarity';
+import { diceBigrams } from '../utils/dice.js';
 import { createScorer } from '../core/scorer.js';
 import { assistantText } from '../utils/run-messages.js';
 
@@ -77,7 +77,7 @@ export function similarity(expected: string, options: { ignoreCase?: boolean; th
   const want = ic ? expected.toLowerCase() : expected;
   const { threshold } = options;
   return check('check-similarity', `Output is similar to "${expected}"`, ' ', (t) => {
-    const s = stringSimilarity.compareTwoStrings(ic ? t.toLowerCase() : t, want);
+    const s = diceBigrams(ic ? t.toLowerCase() : t, want);
     return threshold === undefined ? s : s >= threshold ? 1 : 0;
   });
 }

@@ -2,7 +2,8 @@
  * Sørensen–Dice similarity over character bigrams, exactly as `string-similarity` 4.0.4's
  * `compareTwoStrings` computes it (whitespace removed first, bigrams of UTF-16 code units counted with
  * multiplicity, identical strings 1, a string under two units 0), without a substring per bigram: a bigram
- * is the number `first unit × 65536 + second unit`. test/scorers/code/dice.test.ts compares both.
+ * is the number `first unit × 65536 + second unit`. test/scorers/code/dice.test.ts compares both. Content
+ * similarity and the `similarity` check both use it.
  */
 export function diceBigrams(a: string, b: string): number {
   const first = a.replace(/\s+/g, '');

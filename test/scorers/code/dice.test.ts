@@ -5,7 +5,7 @@
  */
 import stringSimilarity from 'string-similarity';
 import { describe, expect, it } from 'vitest';
-import { diceBigrams } from '../../../src/scorers/code/content-similarity/dice.js';
+import { diceBigrams } from '../../../src/scorers/utils/dice.js';
 import { seededRandom } from '../../seeded-random.js';
 
 const CASES: Array<[string, string]> = [

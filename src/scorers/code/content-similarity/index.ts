@@ -1,10 +1,10 @@
 /**
  * Content similarity (docs/scorers.md): Sørensen–Dice over character bigrams (`string-similarity` 4.0.4's
- * `compareTwoStrings`, computed by ./dice.ts) between the joined input texts and the joined output texts.
+ * `compareTwoStrings`, computed by ../../utils/dice.ts) between the joined input texts and the joined output texts.
  * Not rounded.
  */
 import { createScorer } from '../../core/scorer.js';
-import { diceBigrams } from './dice.js';
+import { diceBigrams } from '../../utils/dice.js';
 import { inputMessagesOf, joinMessageTexts } from '../../utils/run-messages.js';
 
 export interface ContentSimilarityOptions {
