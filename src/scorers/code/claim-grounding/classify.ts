@@ -29,36 +29,114 @@ export interface GivenText {
   text: string;
   /** Uppercase without separators (ids). */
   idText: string;
+  /** Its numbers, dates and times (the only kinds compared with it); other kinds may be absent. */
   specifics: readonly Specific[];
 }
 
 export interface ClaimContext {
   claims: readonly string[];
-  /** Content words per claim. */
-  claimTerms: readonly ReadonlySet<string>[];
+  /** Content words of claim `i`. */
+  claimTerms(i: number): ReadonlySet<string>;
+  /** Content words of the clause of claim `i` around offset `at` (see `ClauseWords`). */
+  clauseTerms(i: number, at: number): ReadonlySet<string>;
+  /** The sources' facts of each kind, in source order. */
+  facts: FactsByKind;
+}
+
+/** The facts of one kind, each with its specific narrowed to that kind. */
+type KindFacts<S extends Specific> = readonly { fact: Fact; s: S }[];
+
+export interface FactsByKind {
+  number: KindFacts<NumberSpecific>;
+  date: KindFacts<DateSpecific>;
+  time: KindFacts<TimeSpecific>;
+  id: KindFacts<IdSpecific>;
+  entity: KindFacts<EntitySpecific>;
+  status: KindFacts<StatusSpecific>;
+}
+
+function factsByKind(facts: readonly Fact[]): FactsByKind {
+  const out = { number: [], date: [], time: [], id: [], entity: [], status: [] } as { [K in keyof FactsByKind]: { fact: Fact; s: Specific }[] };
+  for (const fact of facts) out[fact.specific.kind].push({ fact, s: fact.specific });
+  return out as unknown as FactsByKind;
+}
+
+/**
+ * What every specific of one answer shares: its claims, their words (made when first asked for) and the
+ * sources' facts by kind.
+ */
+export function claimContext(claims: readonly string[], sources: GroundingSources): ClaimContext {
+  const terms: (ReadonlySet<string> | undefined)[] = [];
+  const clauses: (ClauseWords | undefined)[] = [];
+  const claimAt = (i: number): string => (i >= 0 && i < claims.length ? (claims[i] as string) : '');
+  return {
+    claims,
+    claimTerms: (i) => (terms[i] ??= new Set(contentWords(claimAt(i)))),
+    clauseTerms: (i, at) => (clauses[i] ??= new ClauseWords(claimAt(i))).at(at),
+    facts: factsByKind(sources.facts),
+  };
 }
 
 type Relevant = { fact: Fact; supports: boolean };
 
-function nearWords(claim: string, at: number, length: number): Set<string> {
-  const before = claim.slice(Math.max(0, at - 40), at).split(/[,;()]/).pop() ?? '';
-  const after = claim.slice(at + length, at + length + 30).split(/[,;()]/)[0] ?? '';
-  return new Set([...contentWords(before).slice(-3), ...contentWords(after).slice(0, 2)]);
-}
+/** `,` `;` `(` `)`: where the words next to a specific stop. */
+const isNearBreak = (c: number): boolean => c === 44 || c === 59 || c === 40 || c === 41;
 
-/** The clause of `claim` around offset `at`: split at punctuation and at "and" / "but" / "so". */
-function clauseAt(claim: string, at: number): string {
-  const re = /[,;:()—–]|\b(?:and|but|so|while|whereas)\b/giu;
-  let start = 0;
-  let end = claim.length;
-  for (let m = re.exec(claim); m !== null; m = re.exec(claim)) {
-    if (m.index < at) start = m.index + m[0].length;
-    else {
-      end = m.index;
+/** The last three content words before `at` and the first two after the specific, within its phrase. */
+function nearWords(claim: string, at: number, length: number): Set<string> {
+  let from = Math.max(0, at - 40);
+  for (let i = at - 1; i >= from; i--) {
+    if (isNearBreak(claim.charCodeAt(i))) {
+      from = i + 1;
       break;
     }
   }
-  return claim.slice(start, end);
+  const after = at + length;
+  let to = Math.min(claim.length, after + 30);
+  for (let i = after; i < to; i++) {
+    if (isNearBreak(claim.charCodeAt(i))) {
+      to = i;
+      break;
+    }
+  }
+  const out = new Set<string>();
+  for (const w of contentWords(claim.slice(from, at)).slice(-3)) out.add(w);
+  for (const w of contentWords(claim.slice(after, to)).slice(0, 2)) out.add(w);
+  return out;
+}
+
+/** Where clauses end: punctuation and "and" / "but" / "so". */
+const CLAUSE_BREAK = /[,;:()—–]|\b(?:and|but|so|while|whereas)\b/giu;
+
+/**
+ * The clauses of one claim and their content words, read once for all the specifics of the claim. The
+ * clause around offset `at` runs from the end of the last break before `at` to the next break.
+ */
+class ClauseWords {
+  /** `[index, end]` of every break, in order. */
+  readonly #breaks: (readonly [number, number])[] = [];
+  /** Content words by clause start. */
+  readonly #words = new Map<number, ReadonlySet<string>>();
+  constructor(private readonly claim: string) {
+    const re = CLAUSE_BREAK;
+    re.lastIndex = 0;
+    for (let m = re.exec(claim); m !== null; m = re.exec(claim)) this.#breaks.push([m.index, m.index + m[0].length]);
+  }
+
+  at(at: number): ReadonlySet<string> {
+    let start = 0;
+    let end = this.claim.length;
+    for (const [index, stop] of this.#breaks) {
+      if (index < at) start = stop;
+      else {
+        end = index;
+        break;
+      }
+    }
+    let words = this.#words.get(start);
+    if (words === undefined) this.#words.set(start, (words = new Set(contentWords(this.claim.slice(start, end)))));
+    return words;
+  }
 }
 
 /**
@@ -86,8 +164,8 @@ interface Around {
 function around(spec: Specific, ctx: ClaimContext): Around {
   const claim = ctx.claims[spec.claim] ?? '';
   return {
-    terms: ctx.claimTerms[spec.claim] ?? new Set<string>(),
-    clause: new Set(contentWords(clauseAt(claim, spec.at))),
+    terms: ctx.claimTerms(spec.claim),
+    clause: ctx.clauseTerms(spec.claim, spec.at),
     near: nearWords(claim, spec.at, spec.text.length),
   };
 }
@@ -104,7 +182,7 @@ function ambiguous(spec: Specific): boolean {
 function decide(spec: Specific, relevant: Relevant[], sources: GroundingSources, ctx: ClaimContext): { verdict: 'supported' | 'contradicted'; evidence: Fact[] } | undefined {
   if (relevant.length === 0) return undefined;
   const words = around(spec, ctx);
-  const scored = relevant.map((r) => ({ ...r, a: affinity(r.fact, words, sources) }));
+  const scored = relevant.map((r) => ({ fact: r.fact, supports: r.supports, a: affinity(r.fact, words, sources) }));
   const max = Math.max(...scored.map((r) => r.a));
   const top = max > 0 ? scored.filter((r) => r.a === max) : scored;
   const support = top.filter((r) => r.supports);
@@ -141,36 +219,43 @@ function sameQuantity(a: NumberSpecific, s: NumberSpecific, fact: Fact): boolean
   return true;
 }
 
-function numberFacts(sources: GroundingSources): { fact: Fact; n: NumberSpecific }[] {
-  return sources.facts.flatMap((f) => (f.specific.kind === 'number' ? [{ fact: f, n: f.specific }] : []));
-}
-
 /** Two facts whose sum, difference or (amount × count, same result) is the answer's value. */
-function derivedSupport(a: NumberSpecific, nums: readonly { fact: Fact; n: NumberSpecific }[]): Fact[] | undefined {
-  const same = nums.filter(({ n }) => n.dim === a.dim && comparable(a, n) !== undefined).slice(0, 40);
+function derivedSupport(a: NumberSpecific, nums: KindFacts<NumberSpecific>): Fact[] | undefined {
+  const same = nums.filter(({ s }) => s.dim === a.dim && comparable(a, s) !== undefined).slice(0, 40);
   for (let i = 0; i < same.length; i++) {
     for (let j = i + 1; j < same.length; j++) {
-      const x = same[i] as { fact: Fact; n: NumberSpecific };
-      const y = same[j] as { fact: Fact; n: NumberSpecific };
-      const vx = comparable(a, x.n) as number;
-      const vy = comparable(a, y.n) as number;
+      const x = same[i] as { fact: Fact; s: NumberSpecific };
+      const y = same[j] as { fact: Fact; s: NumberSpecific };
+      const vx = comparable(a, x.s) as number;
+      const vy = comparable(a, y.s) as number;
       if (sameValue(a, vx + vy) || sameValue(a, Math.abs(vx - vy))) return [x.fact, y.fact];
     }
   }
-  const counts = nums.filter(({ n }) => n.dim === 'count' && Number.isInteger(n.value) && n.value > 1).slice(0, 20);
+  const counts = nums.filter(({ s }) => s.dim === 'count' && Number.isInteger(s.value) && s.value > 1).slice(0, 20);
   for (const x of same) {
     for (const c of counts) {
       if (c.fact.slot.source !== x.fact.slot.source) continue;
-      if (sameValue(a, (comparable(a, x.n) as number) * c.n.value)) return [x.fact, c.fact];
+      if (sameValue(a, (comparable(a, x.s) as number) * c.s.value)) return [x.fact, c.fact];
     }
   }
   return undefined;
 }
 
+/**
+ * Whether `text` has `value` written as a number (`(?<![\d.])value(?![\d])`, with `value` as `String` writes
+ * it and its first `.` escaped, the rest read as a pattern: `1e+21` is a pattern).
+ */
+function writesNumber(text: string, value: number): boolean {
+  const written = String(value);
+  // Plain digits (the common case) are a literal: no match without the substring.
+  if (/^-?\d+(?:\.\d+)?$/.test(written) && !text.includes(written)) return false;
+  return new RegExp(`(?<![\\d.])${written.replace('.', '\\.')}(?![\\d])`).test(text);
+}
+
 function classifyNumber(a: NumberSpecific, sources: GroundingSources, given: GivenText, ctx: ClaimContext): Classified {
-  const nums = numberFacts(sources);
+  const nums = ctx.facts.number;
   const relevant: Relevant[] = [];
-  for (const { fact, n } of nums) {
+  for (const { fact, s: n } of nums) {
     const v = comparable(a, n);
     if (v !== undefined && sameValue(a, v) && (a.dim === undefined || n.dim === undefined || a.dim === n.dim)) relevant.push({ fact, supports: true });
     else if (sameQuantity(a, n, fact)) relevant.push({ fact, supports: false });
@@ -182,12 +267,12 @@ function classifyNumber(a: NumberSpecific, sources: GroundingSources, given: Giv
   }
   // "in 3 days" is also the day it names.
   if (a.day !== undefined) {
-    const d = sources.facts.find((f) => f.specific.kind === 'date' && f.specific.day === a.day);
-    if (d) return { specific: a, verdict: 'supported', evidence: [d] };
+    const d = ctx.facts.date.find(({ s }) => s.day === a.day);
+    if (d) return { specific: a, verdict: 'supported', evidence: [d.fact] };
   }
   const decided = decide(a, relevant, sources, ctx);
   if (decided) return { specific: a, ...decided };
-  if (a.dim === undefined && new RegExp(`(?<![\\d.])${String(a.value).replace('.', '\\.')}(?![\\d])`).test(sources.text)) {
+  if (a.dim === undefined && writesNumber(sources.text, a.value)) {
     return { specific: a, verdict: 'supported', evidence: [] };
   }
   if (given.specifics.some((g) => g.kind === 'number' && sameValue(a, g.value))) return { specific: a, verdict: 'given', evidence: [] };
@@ -203,9 +288,7 @@ function dateMatches(a: DateSpecific, b: DateSpecific): boolean {
 
 function classifyDate(a: DateSpecific, sources: GroundingSources, given: GivenText, ctx: ClaimContext): Classified {
   const relevant: Relevant[] = [];
-  for (const fact of sources.facts) {
-    const s = fact.specific;
-    if (s.kind !== 'date') continue;
+  for (const { fact, s } of ctx.facts.date) {
     // A bare weekday can only disagree with a full date.
     if (a.weekday !== undefined && s.day === undefined && s.weekday === undefined) continue;
     relevant.push({ fact, supports: dateMatches(a, s) });
@@ -217,16 +300,15 @@ function classifyDate(a: DateSpecific, sources: GroundingSources, given: GivenTe
 }
 
 function classifyTime(a: TimeSpecific, sources: GroundingSources, given: GivenText, ctx: ClaimContext): Classified {
-  const relevant: Relevant[] = sources.facts.flatMap((fact) => (fact.specific.kind === 'time' ? [{ fact, supports: fact.specific.minutes === a.minutes }] : []));
+  const relevant: Relevant[] = ctx.facts.time.map(({ fact, s }) => ({ fact, supports: s.minutes === a.minutes }));
   if (!relevant.some((r) => r.supports)) {
     // A time shifted by a duration the sources give (departure 09:40 + a 45-minute delay = 10:25).
-    const times = sources.facts.filter((f) => f.specific.kind === 'time');
-    const shifts = sources.facts.filter((f) => f.specific.kind === 'number' && f.specific.dim === 'duration' && f.specific.value < 1);
-    for (const t of times) {
+    const shifts = ctx.facts.number.filter(({ s }) => s.dim === 'duration' && s.value < 1);
+    for (const t of ctx.facts.time) {
       for (const d of shifts) {
-        const minutes = Math.round((d.specific as NumberSpecific).value * 1440);
-        const base = (t.specific as TimeSpecific).minutes;
-        if ((base + minutes) % 1440 === a.minutes || (base - minutes + 1440) % 1440 === a.minutes) return { specific: a, verdict: 'supported', evidence: [t, d] };
+        const minutes = Math.round(d.s.value * 1440);
+        const base = t.s.minutes;
+        if ((base + minutes) % 1440 === a.minutes || (base - minutes + 1440) % 1440 === a.minutes) return { specific: a, verdict: 'supported', evidence: [t.fact, d.fact] };
       }
     }
   }
@@ -238,9 +320,7 @@ function classifyTime(a: TimeSpecific, sources: GroundingSources, given: GivenTe
 
 function classifyId(a: IdSpecific, sources: GroundingSources, given: GivenText, ctx: ClaimContext): Classified {
   const relevant: Relevant[] = [];
-  for (const fact of sources.facts) {
-    const s = fact.specific;
-    if (s.kind !== 'id') continue;
+  for (const { fact, s } of ctx.facts.id) {
     if (s.norm === a.norm) relevant.push({ fact, supports: true });
     else if (s.shape === a.shape && a.shape !== 'url' && a.shape !== 'email') relevant.push({ fact, supports: false });
   }
@@ -251,16 +331,43 @@ function classifyId(a: IdSpecific, sources: GroundingSources, given: GivenText, 
   return { specific: a, verdict: 'unsupported', evidence: [] };
 }
 
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** Whether code point `cp` is a letter or a digit (`[\p{L}\p{N}]`; a lone surrogate is neither). */
+function letterOrDigit(cp: number): boolean {
+  if (cp < 128) return (cp >= 48 && cp <= 57) || ((cp | 32) >= 97 && (cp | 32) <= 122);
+  return LETTER_OR_DIGIT.test(String.fromCodePoint(cp));
+}
+
+/** The code point that ends just before `i`, as a `u` lookbehind reads it (a surrogate pair is one). */
+function codePointBefore(text: string, i: number): number {
+  const low = text.charCodeAt(i - 1);
+  if (low >= 0xdc00 && low <= 0xdfff && i >= 2) {
+    const high = text.charCodeAt(i - 2);
+    if (high >= 0xd800 && high <= 0xdbff) return (high - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
+  }
+  return low;
+}
+
+/**
+ * `norm` in `text` between boundaries: `(?<![\p{L}\p{N}])norm(?![\p{L}\p{N}])` with the `u` flag, `norm`
+ * literal. `norm` is a name (whole code points, starting with a letter), so a match never starts or ends
+ * inside a surrogate pair.
+ */
 function mentions(text: string, norm: string): boolean {
-  // The pattern is `norm` literally between boundaries: no match without the substring.
-  if (!text.includes(norm)) return false;
-  const escaped = norm.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'u').test(text);
+  for (let from = 0; from <= text.length; ) {
+    const i = text.indexOf(norm, from);
+    if (i < 0) return false;
+    const end = i + norm.length;
+    if (!(i > 0 && letterOrDigit(codePointBefore(text, i))) && !(end < text.length && letterOrDigit(text.codePointAt(end) as number))) return true;
+    from = i + 1;
+  }
+  return false;
 }
 
 function classifyEntity(a: EntitySpecific, sources: GroundingSources, given: GivenText, ctx: ClaimContext): Classified {
   if (mentions(sources.text, a.norm)) {
-    const evidence = sources.facts.filter((f) => f.specific.kind === 'entity' && f.specific.norm === a.norm);
+    const evidence = ctx.facts.entity.filter(({ s }) => s.norm === a.norm).map(({ fact }) => fact);
     return { specific: a, verdict: 'supported', evidence };
   }
   const words = a.norm.split(' ').filter((w) => w.length >= 3);
@@ -270,18 +377,16 @@ function classifyEntity(a: EntitySpecific, sources: GroundingSources, given: Giv
   // Contradicted: a slot holds another name of the same class (a carrier, a city), or the claim names the slot's key.
   const near = nearWords(ctx.claims[a.claim] ?? '', a.at, a.text.length);
   const relevant: Relevant[] = [];
-  for (const fact of sources.facts) {
-    const s = fact.specific;
-    if (s.kind !== 'entity' || s.norm === a.norm) continue;
+  for (const { fact, s } of ctx.facts.entity) {
+    if (s.norm === a.norm) continue;
     if ((a.cls !== undefined && s.cls === a.cls) || (fact.slot.keyWords.some((w) => w.length > 3 && w !== 'name' && near.has(w)) && fact.slot.path !== '')) {
       relevant.push({ fact, supports: false });
     }
   }
   // A name that shares a word with a slot's name but is another name: "Storm Shell Jacket" for "Nimbus Rain Jacket".
   if (relevant.length === 0 && words.length > 1) {
-    for (const fact of sources.facts) {
-      const s = fact.specific;
-      if (s.kind !== 'entity' || fact.slot.path === '' || s.norm.split(' ').length < 2) continue;
+    for (const { fact, s } of ctx.facts.entity) {
+      if (fact.slot.path === '' || s.norm.split(' ').length < 2) continue;
       const theirs = new Set(s.norm.split(' ').filter((w) => w.length >= 3 && !STOP_WORDS.has(w)));
       if (words.some((w) => theirs.has(w))) relevant.push({ fact, supports: false });
     }
@@ -312,9 +417,7 @@ function statusRelation(claimCanonical: string, claimAsserts: boolean, fact: Fac
 
 function classifyStatus(a: StatusSpecific, sources: GroundingSources, ctx: ClaimContext): Classified {
   const relevant: Relevant[] = [];
-  for (const fact of sources.facts) {
-    const s = fact.specific;
-    if (s.kind !== 'status') continue;
+  for (const { fact, s } of ctx.facts.status) {
     for (const reading of a.terms) {
       if (!s.terms.some((t) => t.family === reading.family)) continue;
       const rel = statusRelation(reading.canonical, reading.negative === a.negated, fact);

@@ -15,13 +15,6 @@ export function isoDay(d: Date): string {
   return `${String(y).padStart(4, '0')}-${String(d.getUTCMonth() + 1).padStart(2, '0')}-${String(d.getUTCDate()).padStart(2, '0')}`;
 }
 
-/** The calendar day of an RFC 3339 time (its UTC date), or undefined when it does not parse. */
-export function dayOf(time: string | undefined): string | undefined {
-  if (time === undefined) return undefined;
-  const ms = Date.parse(time);
-  return Number.isFinite(ms) ? isoDay(new Date(ms)) : undefined;
-}
-
 /** `day` moved by `n` days. */
 export function addDays(day: string, n: number): string {
   return isoDay(new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS));

@@ -19,9 +19,9 @@
  */
 import { createScorer } from '../../core/scorer.js';
 import { notScorable } from '../../core/not-scorable.js';
-import { classify, type Classified, type GivenText } from './classify.js';
+import { classify, claimContext, type Classified, type GivenText } from './classify.js';
 import { runSources } from './run-sources.js';
-import { contentWords, groundingSources, stem, type GroundingSources } from './sources.js';
+import { groundingSources, stem, type GroundingSources } from './sources.js';
 import { NEGATORS } from './vocabulary.js';
 import { extractSpecifics, type Specific } from './specifics.js';
 
@@ -54,6 +54,28 @@ export interface ClaimGroundingResult {
 }
 
 const HARD: ReadonlySet<Specific['kind']> = new Set(['number', 'date', 'time', 'id']);
+
+/**
+ * What the model was given. Only numbers, dates and times of it are compared (`classify`), so only those
+ * are read; the lowercase and id forms are made when first asked for.
+ */
+class Given implements GivenText {
+  readonly specifics: readonly Specific[];
+  #text: string | undefined;
+  #idText: string | undefined;
+  constructor(
+    private readonly raw: string,
+    ref: string | undefined,
+  ) {
+    this.specifics = extractSpecifics(raw, { source: true, quantities: true, ...(ref ? { ref } : {}) }).specifics;
+  }
+  get text(): string {
+    return (this.#text ??= this.raw.toLowerCase());
+  }
+  get idText(): string {
+    return (this.#idText ??= this.raw.toUpperCase().replace(/[^A-Z0-9\n]/g, ''));
+  }
+}
 
 function reading(s: Specific): string {
   switch (s.kind) {
@@ -102,13 +124,8 @@ export function checkClaims(
   const ref = options.day;
   const sources = groundingSources(tools, documents, ref);
   const { claims, specifics } = extractSpecifics(answer, ref ? { ref } : {});
-  const givenText = options.givenText ?? '';
-  const given: GivenText = {
-    text: givenText.toLowerCase(),
-    idText: givenText.toUpperCase().replace(/[^A-Z0-9\n]/g, ''),
-    specifics: extractSpecifics(givenText, { source: true, ...(ref ? { ref } : {}) }).specifics,
-  };
-  const ctx = { claims, claimTerms: claims.map((c) => new Set(contentWords(c))) };
+  const given = new Given(options.givenText ?? '', ref);
+  const ctx = claimContext(claims, sources);
   const out: ClaimGroundingResult = { claims, supported: [], contradicted: [], unsupported: [], given: [] };
   for (const s of specifics) {
     const c = classify(s, sources, given, ctx);

@@ -9,7 +9,7 @@ import type { PreparedRun } from '../../core/types.js';
 import { LIVE_RUN_KEY } from '../../llm/shared.js';
 import { getAssistantMessageFromRunOutput, getSystemMessagesFromRunInput, getUserMessageFromRunInput } from '../../../extract/helpers.js';
 import { extractToolResults, getTextContentFromMastraDBMessage, inputMessagesOf } from '../../utils/run-messages.js';
-import { dayOf } from './dates.js';
+import { isoDay } from './dates.js';
 import type { ToolSource } from './sources.js';
 
 export interface RunSources {
@@ -35,17 +35,21 @@ function facts(run: PreparedRun): Obj | undefined {
   return isObj(v) ? v : undefined;
 }
 
-function timeOf(v: unknown): string | undefined {
-  if (v instanceof Date) return Number.isFinite(v.getTime()) && v.getTime() > 0 ? v.toISOString() : undefined;
-  if (typeof v === 'string' && Date.parse(v) > 0) return v;
+/** A time as milliseconds, when it is one after the epoch: a valid `Date`, or a string `Date.parse` reads. */
+function msOf(v: unknown): number | undefined {
+  if (v instanceof Date) return Number.isFinite(v.getTime()) && v.getTime() > 0 ? v.getTime() : undefined;
+  if (typeof v === 'string') {
+    const ms = Date.parse(v);
+    return ms > 0 ? ms : undefined;
+  }
   return undefined;
 }
 
 /** The run's start: the live facts' `startTime`, else the first output message's `createdAt` (when not the epoch). */
-function startOf(run: PreparedRun, f: Obj | undefined): string | undefined {
-  const fromFacts = timeOf(f?.startTime);
-  if (fromFacts) return fromFacts;
-  if (Array.isArray(run.output)) for (const m of run.output) if (isObj(m)) return timeOf(m.createdAt);
+function startOf(run: PreparedRun, f: Obj | undefined): number | undefined {
+  const fromFacts = msOf(f?.startTime);
+  if (fromFacts !== undefined) return fromFacts;
+  if (Array.isArray(run.output)) for (const m of run.output) if (isObj(m)) return msOf(m.createdAt);
   return undefined;
 }
 
@@ -72,7 +76,8 @@ export function runSources(run: PreparedRun, staticContext: readonly string[] = 
   const live = Array.isArray(f?.toolResults) ? (f.toolResults as Obj[]) : undefined;
   const tools: ToolSource[] = (live ?? extractToolResults(run.output)).map((t) => ({ toolName: typeof t.toolName === 'string' ? t.toolName : '', args: t.args, result: t.result }));
   const documents = [...(Array.isArray(f?.context) ? (f.context as unknown[]).filter((d): d is string => typeof d === 'string') : []), ...staticContext];
-  const day = dayOf(startOf(run, f));
+  const start = startOf(run, f);
+  const day = start === undefined ? undefined : isoDay(new Date(start));
   return {
     answer: getAssistantMessageFromRunOutput(run.output) ?? '',
     tools,

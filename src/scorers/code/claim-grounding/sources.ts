@@ -14,7 +14,7 @@ import {
   STOP_WORDS,
   type UnitInfo,
 } from './vocabulary.js';
-import { extractSpecifics, singular, type Specific } from './specifics.js';
+import { extractSpecifics, singular, singularOfLower, type ExtractOptions, type NumberSpecific, type Specific } from './specifics.js';
 
 /** Where a fact sits. */
 export interface Slot {
@@ -67,20 +67,57 @@ export interface ToolSource {
   result: unknown;
 }
 
-/** Text with no character beyond U+007F. */
-const ASCII = /^[^\u0080-\u{10ffff}]*$/u;
-
 /** Lowercase content words of a text (no stop words, singular; numbers kept). */
 export function contentWords(text: string): string[] {
+  return contentWordsOfLower(text.toLowerCase());
+}
+
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+
+/** A letter or digit beyond ASCII (`[\p{L}\p{N}]`). */
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/**
+ * `contentWords` of a text already lowercase. Words are the runs of letters and digits (`[\p{L}\p{N}]+`,
+ * code point by code point), read by hand.
+ */
+function contentWordsOfLower(lower: string): string[] {
   const out: string[] = [];
-  // ASCII text: letters and digits are [a-z0-9] after lowercasing, and the plain split is much cheaper.
-  const lower = text.toLowerCase();
-  for (const raw of ASCII.test(lower) ? lower.split(/[^a-z0-9]+/) : lower.split(/[^\p{L}\p{N}]+/u)) {
-    if (raw.length < 2 || STOP_WORDS.has(raw)) continue;
-    if (raw.length < 3 && !/\d/.test(raw)) continue;
-    out.push(/^\d/.test(raw) ? raw : singular(raw));
+  let start = -1;
+  let ascii = true;
+  for (let i = 0; i < lower.length; ) {
+    const c = lower.charCodeAt(i);
+    let size = 1;
+    let inWord: boolean;
+    if (c < 128) inWord = (c >= 97 && c <= 122) || isDigit(c);
+    else {
+      const cp = lower.codePointAt(i) as number;
+      size = cp > 0xffff ? 2 : 1;
+      inWord = LETTER_OR_DIGIT.test(String.fromCodePoint(cp));
+    }
+    if (inWord) {
+      if (start < 0) {
+        start = i;
+        ascii = true;
+      }
+      if (c >= 128) ascii = false;
+    } else if (start >= 0) {
+      // A one-unit word is never kept: not even cut out.
+      if (i - start >= 2) keepWord(lower.slice(start, i), ascii, out);
+      start = -1;
+    }
+    i += size;
   }
+  if (start >= 0) keepWord(lower.slice(start), ascii, out);
   return out;
+}
+
+/** One word: kept unless short (and no digit) or a stop word; singular unless it starts with a digit. */
+function keepWord(raw: string, ascii: boolean, out: string[]): void {
+  if (raw.length < 2 || STOP_WORDS.has(raw)) return;
+  if (raw.length < 3 && !isDigit(raw.charCodeAt(0)) && !isDigit(raw.charCodeAt(1))) return;
+  // An ASCII word is already lowercase; `singular` lowercases the others again, as it always has.
+  out.push(isDigit(raw.charCodeAt(0)) ? raw : ascii ? singularOfLower(raw) : singular(raw));
 }
 
 /** A crude stem for matching key words with claim words: `included` / `include` → `includ`, `covers` → `cover`. */
@@ -164,11 +201,17 @@ class Builder {
   readonly lines: string[] = [];
   readonly groupOwn = new Map<string, Set<string>>();
   readonly groupParent = new Map<string, string | undefined>();
+  /** The key path of the value being walked (pushed and popped as the walk goes down and up). */
+  readonly #path: string[] = [];
+  /** How string values are read for specifics. */
+  readonly #extract: ExtractOptions;
   /** `termsOnly`: collect words only (no facts, no booleans), for checks that read `valueTerms` and `terms`. */
   constructor(
     private readonly ref: string | undefined,
     private readonly termsOnly = false,
-  ) {}
+  ) {
+    this.#extract = { source: true, ...(ref ? { ref } : {}) };
+  }
 
   #own(group: string): Set<string> {
     let s = this.groupOwn.get(group);
@@ -182,46 +225,72 @@ class Builder {
     for (const w of words) own.add(w);
   }
 
-  /** Walk one value; `group` is the object it sits in. */
-  walk(value: unknown, source: string, path: string[], group: string, depth = 0): void {
+  /** Walk one tool result; `group` is the tool's group. */
+  walkResult(value: unknown, source: string, group: string): void {
+    this.#path.length = 0;
+    this.#walk(value, source, group, 0);
+  }
+
+  /** Walk one value at the current path; `group` is the object it sits in. */
+  #walk(value: unknown, source: string, group: string, depth: number): void {
     if (depth > 12 || value === null || value === undefined) return;
     if (typeof value === 'string') {
       const parsed = parseJsonString(value);
-      if (parsed !== undefined) return this.walk(parsed, source, path, group, depth + 1);
-      return this.#leaf(value, source, path, group);
+      if (parsed !== undefined) return this.#walk(parsed, source, group, depth + 1);
+      return this.#leaf(value, source, group);
     }
-    if (typeof value === 'number' || typeof value === 'boolean') return this.#leaf(value, source, path, group);
+    if (typeof value === 'number' || typeof value === 'boolean') return this.#leaf(value, source, group);
+    const path = this.#path;
     if (Array.isArray(value)) {
       value.forEach((item, i) => {
         const child = `${group}[${i}]`;
         this.group(child, group, []);
-        this.walk(item, source, [...path, String(i)], isObject(item) || Array.isArray(item) ? child : group, depth + 1);
+        path.push(String(i));
+        this.#walk(item, source, isObject(item) || Array.isArray(item) ? child : group, depth + 1);
+        path.pop();
       });
       return;
     }
     if (isObject(value)) {
       const here = path.length === 0 ? group : `${group}.${path[path.length - 1] ?? ''}`;
       if (here !== group) this.group(here, group, []);
+      let own: Set<string> | undefined;
       for (const [k, v] of Object.entries(value)) {
         this.lines.push(k.toLowerCase());
-        for (const w of singularKeyWords(k)) this.#own(here).add(w);
-        this.walk(v, source, [...path, k], here, depth + 1);
+        for (const w of singularKeyWords(k)) (own ??= this.#own(here)).add(w);
+        path.push(k);
+        this.#walk(v, source, here, depth + 1);
+        path.pop();
       }
     }
   }
 
-  #leaf(value: string | number | boolean, source: string, path: string[], group: string): void {
-    const key = [...path].reverse().find((p) => !/^\d+$/.test(p)) ?? '';
+  /** The last key of the path that is not an array index. */
+  #key(): string {
+    const path = this.#path;
+    for (let i = path.length - 1; i >= 0; i--) if (!/^\d+$/.test(path[i] as string)) return path[i] as string;
+    return '';
+  }
+
+  #leaf(value: string | number | boolean, source: string, group: string): void {
+    const key = this.#key();
     const words = singularKeyWords(key);
-    const slot = (exclusive = false): Slot => ({ source, path: path.join('.'), keyWords: words, group, shown: JSON.stringify(value), exclusive });
+    // One path and one shown value for every fact of this leaf.
+    let where: { path: string; shown: string } | undefined;
+    const slot = (exclusive = false): Slot => {
+      where ??= { path: this.#path.join('.'), shown: JSON.stringify(value) };
+      return { source, path: where.path, keyWords: words, group, shown: where.shown, exclusive };
+    };
     const add = (specific: Specific, exclusive = false): void => {
       this.facts.push({ specific, slot: slot(exclusive) });
     };
     const text = String(value);
-    this.lines.push(text.toLowerCase());
+    const lower = text.toLowerCase();
+    this.lines.push(lower);
     if (typeof value !== 'boolean') {
-      for (const w of contentWords(text)) {
-        this.#own(group).add(w);
+      let own: Set<string> | undefined;
+      for (const w of contentWordsOfLower(lower)) {
+        (own ??= this.#own(group)).add(w);
         this.values.add(w);
       }
     }
@@ -243,22 +312,24 @@ class Builder {
     const norm = text.trim().toLowerCase().replace(/[\s_-]+/g, ' ');
     const terms = STATUS_TERMS.get(norm);
     if (terms) add({ kind: 'status', text, claim: 0, at: 0, terms, negated: false }, true);
+    const wordCount = countWords(norm);
     // Short values without digits hold no specifics beyond the whole-value name and status (the common case).
-    const worth = /\d/.test(text) || norm.split(' ').length > 3;
-    const { specifics } = worth && this.leaves++ < MAX_PARSED_LEAVES ? extractSpecifics(text, { source: true, ...(this.ref ? { ref: this.ref } : {}) }) : { specifics: [] };
-    const { info, cents } = keyUnit(words);
-    for (const s of specifics) {
-      if (terms && s.kind === 'status') continue;
-      if (s.kind === 'number' && s.dim === undefined && info) {
-        add({ ...s, dim: info.dim, value: cents ? s.value / 100 : s.value * (info.dim === 'duration' ? info.factor : 1), factor: info.factor, ...(info.unit ? { unit: info.unit } : {}) });
-        continue;
+    const worth = /\d/.test(text) || wordCount > 3;
+    const specifics = worth && this.leaves++ < MAX_PARSED_LEAVES ? extractSpecifics(text, this.#extract).specifics : [];
+    if (specifics.length > 0) {
+      const { info, cents } = keyUnit(words);
+      for (const s of specifics) {
+        if (terms && s.kind === 'status') continue;
+        if (s.kind === 'number' && s.dim === undefined && info) {
+          add({ ...s, dim: info.dim, value: cents ? s.value / 100 : s.value * (info.dim === 'duration' ? info.factor : 1), factor: info.factor, ...(info.unit ? { unit: info.unit } : {}) });
+          continue;
+        }
+        add(s, s.kind === 'status');
       }
-      add(s, s.kind === 'status');
     }
-    const wordCount = norm.split(' ').length;
     if (!terms && wordCount <= 5 && /\p{L}/u.test(norm) && !specifics.some((s) => s.kind === 'entity' && s.norm === norm)) {
       const cls = ENTITY_CLASS_OF.get(norm);
-      add({ kind: 'entity', text, claim: 0, at: 0, norm, weak: false, ...(cls ? { cls } : {}) });
+      add(cls ? { kind: 'entity', text, claim: 0, at: 0, norm, weak: false, cls } : { kind: 'entity', text, claim: 0, at: 0, norm, weak: false });
     }
   }
 
@@ -266,25 +337,33 @@ class Builder {
     const { info, cents } = keyUnit(words);
     const v = cents ? value / 100 : value;
     const decimals = text.includes('.') ? text.length - text.indexOf('.') - 1 : 0;
-    const base = { kind: 'number' as const, text, claim: 0, at: 0, decimals, approx: false };
+    // The facts' keys in the order of `{ kind, text, claim, at, decimals, approx, value, dim, factor, unit | noun }`.
+    const number = (n: number, dim: NumberSpecific['dim'], factor: number): NumberSpecific => ({ kind: 'number', text, claim: 0, at: 0, decimals, approx: false, value: n, dim, factor });
     if (!info) {
       const st = booleanStatus(words);
       if (st && st.family === 'availability') add({ kind: 'status', text, claim: 0, at: 0, terms: [{ ...st, negative: false }], negated: value <= 0 });
-      add({ ...base, value: v, dim: 'count', factor: 1, ...(words.length > 0 ? { noun: words[words.length - 1] as string } : {}) });
+      const count = number(v, 'count', 1);
+      if (words.length > 0) count.noun = words[words.length - 1];
+      add(count);
       return;
     }
-    const unit = info.unit === '' ? {} : { unit: info.unit };
-    if (info.dim === 'percent' && v > 0 && v <= 1) add({ ...base, value: v * 100, dim: 'percent', factor: 1, ...unit });
-    add({ ...base, value: info.dim === 'duration' ? v * info.factor : v, dim: info.dim, factor: info.dim === 'duration' ? info.factor : 1, ...unit });
+    const withUnit = (n: NumberSpecific): NumberSpecific => {
+      if (info.unit !== '') n.unit = info.unit;
+      return n;
+    };
+    if (info.dim === 'percent' && v > 0 && v <= 1) add(withUnit(number(v * 100, 'percent', 1)));
+    add(withUnit(number(info.dim === 'duration' ? v * info.factor : v, info.dim, info.dim === 'duration' ? info.factor : 1)));
   }
 
   document(text: string, name: string): void {
     const group = `${name}`;
-    this.group(group, undefined, contentWords(text));
-    for (const w of contentWords(text)) this.values.add(w);
-    this.lines.push(text.toLowerCase());
+    const lower = text.toLowerCase();
+    const words = contentWordsOfLower(lower);
+    this.group(group, undefined, words);
+    for (const w of words) this.values.add(w);
+    this.lines.push(lower);
     if (this.termsOnly) return;
-    const { specifics } = extractSpecifics(text, { source: true, ...(this.ref ? { ref: this.ref } : {}) });
+    const { specifics } = extractSpecifics(text, this.#extract);
     for (const s of specifics) this.facts.push({ specific: s, slot: { source: name, path: '', keyWords: [], group, shown: JSON.stringify(s.text), exclusive: false } });
   }
 
@@ -302,6 +381,13 @@ class Builder {
     const text = this.lines.join('\n');
     return { facts: this.facts, booleans: this.booleans, valueTerms: this.values, text, idText: text.toUpperCase().replace(/[^A-Z0-9\n]/g, ''), groupTerms, terms: all };
   }
+}
+
+/** `norm.split(' ').length`. */
+function countWords(norm: string): number {
+  let n = 1;
+  for (let i = norm.indexOf(' '); i >= 0; i = norm.indexOf(' ', i + 1)) n++;
+  return n;
 }
 
 /**
@@ -329,9 +415,12 @@ export function groundingTerms(tools: readonly ToolSource[], documents: readonly
 function build(b: Builder, tools: readonly ToolSource[], documents: readonly string[]): GroundingSources {
   tools.forEach((t, i) => {
     const root = `${t.toolName}#${i}`;
-    const argWords = isObject(t.args) ? Object.values(t.args).flatMap((v) => (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? contentWords(String(v)) : [])) : [];
-    b.group(root, undefined, [...contentWords(t.toolName.replace(/([a-z])([A-Z])/g, '$1 $2')), ...argWords]);
-    b.walk(t.result, t.toolName, [], root);
+    const words = contentWords(t.toolName.replace(/([a-z])([A-Z])/g, '$1 $2'));
+    if (isObject(t.args)) {
+      for (const v of Object.values(t.args)) if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') for (const w of contentWords(String(v))) words.push(w);
+    }
+    b.group(root, undefined, words);
+    b.walkResult(t.result, t.toolName, root);
   });
   documents.forEach((d, i) => b.document(d, `document ${i + 1}`));
   return b.build();

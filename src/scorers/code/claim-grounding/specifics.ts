@@ -100,6 +100,11 @@ export interface ExtractOptions {
   ref?: string;
   /** Source mode: every capitalised word is a name (data has no sentence starts), status words are not negated by context. */
   source?: boolean;
+  /**
+   * Only what numbers, dates and times need: the name and status passes, which come last and read what
+   * the others left, are skipped (the result lacks entities and statuses; the rest is the same).
+   */
+  quantities?: boolean;
 }
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -110,6 +115,7 @@ const NUM = `(?:[-−]?\\d[\\d,]*(?:\\.\\d+)?|\\.\\d+|(?:${NUM_WORDS})(?![\\p{L}
 const MONTH = alt(Object.keys(MONTHS));
 const WEEKDAY = alt(Object.keys(WEEKDAYS));
 const UNIT = alt(Object.keys(UNIT_WORDS).filter((k) => !k.includes('_')));
+const PLACE_WORDS = 'gate|seat|room|terminal|platform|row|suite|locker|dock|bay|desk|unit|apartment|table|pin|code';
 
 const RE = {
   url: /\bhttps?:\/\/[^\s)]+/giu,
@@ -129,7 +135,7 @@ const RE = {
   dashedId: /(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)+(?![\w-])/gu,
   capsId: /(?<![\w-])(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,}(?![\w-])/gu,
   hashId: /#\s?([A-Za-z0-9-]{3,})\b/gu,
-  placeId: /\b(?:gate|seat|room|terminal|platform|row|suite|locker|dock|bay|desk|unit|apartment|table|pin|code)\s+([A-Z]{0,2}\d{1,4}[A-Z]{0,2})\b/giu,
+  placeId: new RegExp(`\\b(?:${PLACE_WORDS})\\s+([A-Z]{0,2}\\d{1,4}[A-Z]{0,2})\\b`, 'giu'),
   longDigits: /(?<![\w.,])\d{6,}(?![\w.,])/gu,
   numberUnit: new RegExp(`(?<![\\p{L}\\d.,])(${NUM})(?:\\s?(?:-|–|to)\\s?(${NUM}))?(?:\\s?|-)(${UNIT})(?![\\p{L}])`, 'giu'),
   attachedTemp: /(?<![\w.,])([-−]?\d+(?:\.\d+)?)([CF])(?![\w])/gu,
@@ -144,6 +150,51 @@ const RE = {
 const HAS_DIGIT = /\d/u;
 const HAS_HTTP = /http/iu;
 const HAS_NOON = /noon|midnight/iu;
+
+/**
+ * Prefilters tested on the masked text just before their pass, for passes whose matches may span white
+ * space (masking can join a number and `pm` across a blanked span): each is a part every match of the pass
+ * contains, with the pass's case folding.
+ */
+const MAY_TIME = /\d\s*[ap]|\d:\d|noon|midnight/iu;
+/** An id of capitals and digits has a capital next to a digit somewhere. */
+const MAY_CAPS_ID = /[A-Z]\d|\d[A-Z]/u;
+
+/**
+ * Literal prefilters, read from the lowercase claim: every match of the pass contains one of these words or
+ * symbols. Masking cannot make one (they hold no space), and lowercasing finds what the passes' `i` flag
+ * finds except `ſ`, which folds to `s`: a claim with an `ſ` is always searched (see `Hints`).
+ */
+const anyOf = (words: readonly string[]): RegExp => new RegExp(words.map(escape).join('|'));
+/** The first word of a vocabulary key: `alt` lets a key's spaces match `-` and `_` too, its first word stays literal. */
+const lead = (key: string): string => key.split(/[\s_]/)[0] as string;
+const HINTS = {
+  /** `RE.money`: its symbols, codes and currency words. */
+  money: anyOf(['$', '€', '£', '¥', 'usd', 'eur', 'gbp', 'chf', 'jpy', 'dollar', 'euro', 'pound', 'yen']),
+  place: anyOf(PLACE_WORDS.split('|')),
+  /** The first three letters of every month name (`sept` starts with `sep`). */
+  month: anyOf([...new Set(Object.keys(MONTHS).map((k) => lead(k).slice(0, 3)))]),
+  /** A number without digits is a number word. */
+  numberWord: anyOf(Object.keys(NUMBER_WORDS).map(lead)),
+  weekday: anyOf(Object.keys(WEEKDAYS).map(lead)),
+  /** `RE.relative`: each of its phrases holds one of these words or a weekday name. */
+  relative: anyOf(['yesterday', 'today', 'tonight', 'tomorrow', 'this', ...Object.keys(WEEKDAYS).map(lead)]),
+} as const;
+
+/** The literal prefilters of one claim. */
+class Hints {
+  readonly #lower: string;
+  /** `ſ` matches `s` in an `iu` pattern but stays `ſ` lowercased. */
+  readonly #longS: boolean;
+  constructor(claim: string) {
+    this.#lower = claim.toLowerCase();
+    this.#longS = this.#lower.includes('ſ');
+  }
+  /** False only when no match of the pass can be in the claim. */
+  may(hint: keyof typeof HINTS): boolean {
+    return this.#longS || HINTS[hint].test(this.#lower);
+  }
+}
 
 const APPROX = /(?:about|around|approximately|approx\.?|roughly|nearly|almost|~|over|under|more than|less than|up to|at least|at most|close to|some)\s*$/i;
 
@@ -161,10 +212,15 @@ export function parseNumber(raw: string): { value: number; decimals: number } | 
 
 /** `items` → `item`, `boxes` → `box`, `nights` → `night`. */
 export function singular(word: string): string {
-  const w = word.toLowerCase();
+  return singularOfLower(word.toLowerCase());
+}
+
+/** `singular` of a word already lowercase. */
+export function singularOfLower(w: string): string {
+  if (w.length <= 3 || !w.endsWith('s')) return w;
   if (w.length > 4 && w.endsWith('ies')) return `${w.slice(0, -3)}y`;
-  if (w.length > 4 && /(?:ss|x|ch|sh)es$/.test(w)) return w.slice(0, -2);
-  if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) return w.slice(0, -1);
+  if (w.length > 4 && w.endsWith('es') && /(?:ss|x|ch|sh)es$/.test(w)) return w.slice(0, -2);
+  if (!w.endsWith('ss')) return w.slice(0, -1);
   return w;
 }
 
@@ -189,9 +245,19 @@ class Masked {
   constructor(readonly original: string) {
     this.text = original;
   }
-  mask(a: number, b: number): void {
-    if (b <= a) return;
-    this.text = this.text.slice(0, a) + ' '.repeat(b - a) + this.text.slice(b);
+  /** Blanks the spans `[a, b)`, given in increasing order, in one rebuild of the text. */
+  maskAll(spans: readonly (readonly [number, number])[]): void {
+    if (spans.length === 0) return;
+    const text = this.text;
+    let out = '';
+    let at = 0;
+    for (const [from, b] of spans) {
+      const a = Math.max(from, at);
+      if (b <= a) continue;
+      out += text.slice(at, a) + ' '.repeat(b - a);
+      at = b;
+    }
+    this.text = out + text.slice(at);
   }
   /** Runs `re` on the masked text, masking each match `fn` accepts. */
   each(re: RegExp, fn: (m: RegExpExecArray) => boolean | void): void {
@@ -205,7 +271,7 @@ class Masked {
       }
       if (fn(m) !== false) hits.push([m.index, m.index + m[0].length]);
     }
-    for (const [a, b] of hits) this.mask(a, b);
+    this.maskAll(hits);
   }
 }
 
@@ -213,12 +279,34 @@ function approxBefore(text: string, index: number): boolean {
   return APPROX.test(text.slice(Math.max(0, index - 24), index));
 }
 
+const CLAUSE_BREAK = /[,;:.!?()]|\b(?:but|however|although|though|while|whereas|and)\b/gu;
+const WHITE_SPACE = /\s/u;
+
+/** Whether the UTF-16 unit at `i` is white space (`\s`). */
+function spaceAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return WHITE_SPACE.test(text.charAt(i));
+}
+
 /** True when a negator stands within the four words before `index`, in the same clause. */
 function negatedBefore(text: string, index: number): boolean {
   const before = text.slice(Math.max(0, index - 48), index).toLowerCase();
-  const clause = before.split(/[,;:.!?()]|\b(?:but|however|although|though|while|whereas|and)\b/u).pop() ?? '';
-  const words = clause.split(/\s+/u).filter(Boolean).slice(-4);
-  return words.some((w) => NEGATORS.has(w.replace(/[^a-z']/g, '')));
+  // The clause: what follows the last break.
+  let start = 0;
+  CLAUSE_BREAK.lastIndex = 0;
+  for (let m = CLAUSE_BREAK.exec(before); m !== null; m = CLAUSE_BREAK.exec(before)) start = m.index + m[0].length;
+  // Its last four words, from the end.
+  let end = before.length;
+  for (let n = 0; n < 4; n++) {
+    while (end > start && spaceAt(before, end - 1)) end--;
+    if (end === start) return false;
+    let from = end;
+    while (from > start && !spaceAt(before, from - 1)) from--;
+    if (NEGATORS.has(before.slice(from, end).replace(/[^a-z']/g, ''))) return true;
+    end = from;
+  }
+  return false;
 }
 
 function dayFromParts(year: string | undefined, month: string, day: string): { day?: string; monthDay?: string } | undefined {
@@ -237,12 +325,38 @@ function temperatureUnit(info: UnitInfo): string | undefined {
   return info.unit === '' ? undefined : info.unit;
 }
 
+/** The words of a capitalised sequence (without a trailing `'s`), and the range of them that are not ordinary words. */
+function nameWords(seq: string): { words: string[]; first: number; end: number } {
+  const words = (seq.endsWith("'s") || seq.endsWith('’s') ? seq.slice(0, -2) : seq).split(' ');
+  let first = 0;
+  let end = words.length;
+  while (first < end && NOT_ENTITIES.has((words[first] as string).toLowerCase())) first++;
+  while (end > first && NOT_ENTITIES.has((words[end - 1] as string).toLowerCase())) end--;
+  return { words, first, end };
+}
+
 /** The words of a capitalised sequence without leading / trailing ordinary words ("Your DHL" → DHL). */
 function trimNames(seq: string): string[] {
-  let words = seq.replace(/['’]s$/u, '').split(' ');
-  while (words.length > 0 && NOT_ENTITIES.has((words[0] as string).toLowerCase())) words = words.slice(1);
-  while (words.length > 0 && NOT_ENTITIES.has((words[words.length - 1] as string).toLowerCase())) words = words.slice(0, -1);
-  return words;
+  const { words, first, end } = nameWords(seq);
+  return first === 0 && end === words.length ? words : words.slice(first, end);
+}
+
+/** `^[\s"'“(*•-]*$` on `text` before `index`: only quotes, brackets, bullets and space before it. */
+function onlyLeadBefore(text: string, index: number): boolean {
+  for (let i = index - 1; i >= 0; i--) {
+    const c = text.charAt(i);
+    if (!(spaceAt(text, i) || c === '"' || c === "'" || c === '“' || c === '(' || c === '*' || c === '•' || c === '-')) return false;
+  }
+  return true;
+}
+
+/** `[.!?:]\s+$` on `text` before `index`: a sentence stop and space just before it. */
+function stopBefore(text: string, index: number): boolean {
+  let i = index;
+  while (i > 0 && spaceAt(text, i - 1)) i--;
+  if (i === index || i === 0) return false;
+  const c = text.charAt(i - 1);
+  return c === '.' || c === '!' || c === '?' || c === ':';
 }
 
 /** Every specific of one claim. */
@@ -253,20 +367,21 @@ function claimSpecifics(claim: string, index: number, options: ExtractOptions): 
   // Passes that cannot match are skipped: masking only removes characters, so what the claim lacks the
   // masked text lacks too.
   const digits = HAS_DIGIT.test(claim);
+  const hints = new Hints(claim);
   const push = (s: Specific): void => {
     out.push(s);
   };
 
   if (HAS_HTTP.test(claim)) m.each(RE.url, (x) => push({ kind: 'id', text: x[0], claim: index, at: x.index, norm: x[0].toLowerCase(), shape: 'url' }));
   if (claim.includes('@')) m.each(RE.email, (x) => push({ kind: 'id', text: x[0], claim: index, at: x.index, norm: x[0].toLowerCase(), shape: 'email' }));
-  if (digits) m.each(RE.isoDate, (x) => {
+  if (digits && claim.includes('-')) m.each(RE.isoDate, (x) => {
     const day = makeDay(Number(x[1]), Number(x[2]), Number(x[3]));
     if (!day) return false;
     push({ kind: 'date', text: x[0], claim: index, at: x.index, day });
     if (x[4] !== undefined) push({ kind: 'time', text: x[0], claim: index, at: x.index, minutes: Number(x[4]) * 60 + Number(x[5]) });
     return true;
   });
-  if (digits) m.each(RE.slashDate, (x) => {
+  if (digits && claim.includes('/')) m.each(RE.slashDate, (x) => {
     const day = makeDay(Number(x[1]), Number(x[2]), Number(x[3]));
     if (!day) return false;
     push({ kind: 'date', text: x[0], claim: index, at: x.index, day });
@@ -281,16 +396,18 @@ function claimSpecifics(claim: string, index: number, options: ExtractOptions): 
     push({ kind: 'date', text: x[0].trim(), claim: index, at: x.index, ...parts });
     return true;
   };
-  if (digits) m.each(RE.dayMonth, (x) => writtenDate(x, 2, 1, 3));
-  if (digits) m.each(RE.monthDay, (x) => writtenDate(x, 1, 2, 3));
-  m.each(RE.relative, (x) => {
+  if (digits && hints.may('month')) {
+    m.each(RE.dayMonth, (x) => writtenDate(x, 2, 1, 3));
+    m.each(RE.monthDay, (x) => writtenDate(x, 1, 2, 3));
+  }
+  if (hints.may('relative')) m.each(RE.relative, (x) => {
     if (!ref) return true;
     const day = relativeDay(x[1] as string, ref);
     if (day) push({ kind: 'date', text: x[0], claim: index, at: x.index, day });
     return true;
   });
-  m.each(RE.weekday, (x) => push({ kind: 'date', text: x[0], claim: index, at: x.index, weekday: WEEKDAYS[(x[1] as string).toLowerCase()] as number }));
-  if (digits || HAS_NOON.test(claim)) m.each(RE.time, (x) => {
+  if (hints.may('weekday')) m.each(RE.weekday, (x) => push({ kind: 'date', text: x[0], claim: index, at: x.index, weekday: WEEKDAYS[(x[1] as string).toLowerCase()] as number }));
+  if ((digits || HAS_NOON.test(claim)) && MAY_TIME.test(m.text)) m.each(RE.time, (x) => {
     if (x[6] !== undefined) {
       push({ kind: 'time', text: x[0], claim: index, at: x.index, minutes: x[6].toLowerCase() === 'noon' ? 720 : 0 });
       return true;
@@ -305,7 +422,7 @@ function claimSpecifics(claim: string, index: number, options: ExtractOptions): 
     push({ kind: 'time', text: x[0], claim: index, at: x.index, minutes: Number(x[4]) * 60 + Number(x[5]) });
     return true;
   });
-  m.each(RE.money, (x) => {
+  if (hints.may('money')) m.each(RE.money, (x) => {
     const raw = x[2] ?? x[4] ?? x[5];
     const n = raw === undefined ? undefined : parseNumber(raw);
     if (!n) return false;
@@ -318,15 +435,15 @@ function claimSpecifics(claim: string, index: number, options: ExtractOptions): 
     const { norm, shape } = idOf(text);
     push({ kind: 'id', text, claim: index, at, norm, shape });
   };
-  m.each(RE.hashId, (x) => id(x[1] as string, x.index));
-  if (digits) m.each(RE.placeId, (x) => id(x[1] as string, x.index + x[0].length - (x[1] as string).length));
-  if (digits) m.each(RE.dashedId, (x) => {
+  if (m.text.includes('#')) m.each(RE.hashId, (x) => id(x[1] as string, x.index));
+  if (digits && hints.may('place')) m.each(RE.placeId, (x) => id(x[1] as string, x.index + x[0].length - (x[1] as string).length));
+  if (digits && (m.text.includes('-') || m.text.includes('_'))) m.each(RE.dashedId, (x) => {
     // "5-7" and "18-20" are ranges, "24-month" and "3-pack" a number with its unit or noun: not ids.
     if (/^[\d-]+$/.test(x[0]) || /^\d+(?:\.\d+)?-[a-z]+$/.test(x[0])) return false;
     id(x[0], x.index);
     return true;
   });
-  if (digits) m.each(RE.capsId, (x) => id(x[0], x.index));
+  if (digits && MAY_CAPS_ID.test(m.text)) m.each(RE.capsId, (x) => id(x[0], x.index));
   if (digits) m.each(RE.phone, (x) => {
     const { norm } = idOf(x[0]);
     if (norm.length < 7) return false;
@@ -334,7 +451,8 @@ function claimSpecifics(claim: string, index: number, options: ExtractOptions): 
     return true;
   });
   if (digits) m.each(RE.longDigits, (x) => id(x[0], x.index));
-  m.each(RE.numberUnit, (x) => {
+  const numbers = digits || hints.may('numberWord');
+  if (numbers) m.each(RE.numberUnit, (x) => {
     const unitWord = (x[3] as string).toLowerCase().replace(/\s+/g, ' ');
     const info = UNIT_WORDS[unitWord];
     if (!info) return false;
@@ -362,13 +480,13 @@ function claimSpecifics(claim: string, index: number, options: ExtractOptions): 
     }
     return values.length > 0;
   });
-  if (digits) m.each(RE.attachedTemp, (x) => {
+  if (digits && (claim.includes('C') || claim.includes('F'))) m.each(RE.attachedTemp, (x) => {
     const n = parseNumber(x[1] as string);
     if (!n) return false;
     push({ kind: 'number', text: x[0], claim: index, at: x.index, value: n.value, decimals: n.decimals, approx: approxBefore(claim, x.index), dim: 'temperature', unit: x[2] as string, factor: 1 });
     return true;
   });
-  {
+  if (numbers) {
     // Counts: mask only the number, so the noun stays visible to the name and status passes.
     const text = m.text;
     RE.numberNoun.lastIndex = 0;
@@ -382,7 +500,7 @@ function claimSpecifics(claim: string, index: number, options: ExtractOptions): 
       push({ kind: 'number', text: x[0], claim: index, at: x.index, value: n.value, decimals: n.decimals, approx: approxBefore(claim, x.index), dim: 'count', noun: singular(word), factor: 1 });
       spans.push([x.index, x.index + (x[1] as string).length]);
     }
-    for (const [a, b] of spans) m.mask(a, b);
+    m.maskAll(spans);
   }
   if (digits) m.each(RE.plainNumber, (x) => {
     const n = parseNumber(x[0]);
@@ -390,6 +508,7 @@ function claimSpecifics(claim: string, index: number, options: ExtractOptions): 
     push({ kind: 'number', text: x[0], claim: index, at: x.index, value: n.value, decimals: n.decimals, approx: approxBefore(claim, x.index), factor: 1 });
     return true;
   });
+  if (options.quantities) return out;
 
   // Names of several capitalised words first ("Nimbus Rain Jacket"), so their words are not read as statuses.
   m.each(RE.entity, (x) => {
@@ -421,19 +540,14 @@ function claimSpecifics(claim: string, index: number, options: ExtractOptions): 
     return true;
   });
   m.each(RE.entity, (x) => {
-    let words = x[0].replace(/['’]s$/u, '').split(' ');
-    const sentenceStart = /^[\s"'“(*•-]*$/u.test(m.text.slice(0, x.index)) || /[.!?:]\s+$/u.test(claim.slice(0, x.index));
-    let dropped = false;
-    while (words.length > 0 && NOT_ENTITIES.has((words[0] as string).toLowerCase())) {
-      words = words.slice(1);
-      dropped = true;
-    }
-    while (words.length > 0 && NOT_ENTITIES.has((words[words.length - 1] as string).toLowerCase())) words = words.slice(0, -1);
-    if (words.length === 0) return true;
-    const text = words.join(' ');
+    const { words, first, end } = nameWords(x[0]);
+    if (first === end) return true;
+    const kept = first === 0 && end === words.length ? words : words.slice(first, end);
+    const text = kept.join(' ');
     if (text.length < 2) return true;
-    const distinctive = /\p{Lu}.*\p{Lu}/u.test(text) || words.length > 1;
-    const weak = !options.source && sentenceStart && !dropped && !distinctive;
+    const distinctive = /\p{Lu}.*\p{Lu}/u.test(text) || kept.length > 1;
+    // A single capitalised word that starts a sentence (nothing dropped before it) may be an ordinary word.
+    const weak = !options.source && first === 0 && !distinctive && (onlyLeadBefore(m.text, x.index) || stopBefore(claim, x.index));
     push({ kind: 'entity', text, claim: index, at: x.index, norm: text.toLowerCase(), weak });
     return true;
   });
