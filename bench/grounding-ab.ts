@@ -37,10 +37,11 @@ import { scorerRunOf } from '../src/pipeline/evaluate.js';
 import type { ConfiguredScorer } from '../src/scorers/descriptor.js';
 import { LIVE_RUN_KEY } from '../src/scorers/llm/shared.js';
 import { createScorerRegistry } from '../src/scorers/registry.js';
-import { buildService } from '../src/service/build.js';
+import { buildService, runToEnd } from '../src/service/build.js';
 import { createSettings } from '../src/service/settings.js';
 import { silentLogger } from '../src/telemetry/log.js';
 import { median } from './lib/stats.js';
+import { seededRandom as prng } from '../test/seeded-random.js';
 
 type Index = typeof import('../src/scorers/code/claim-grounding/index.js');
 type Sources = typeof import('../src/scorers/code/claim-grounding/sources.js');
@@ -128,13 +129,7 @@ async function extractRuns(paths: readonly string[]): Promise<AgentRunContext[]>
       return Promise.resolve();
     },
   });
-  try {
-    await service.start();
-    await service.done();
-    await service.drain();
-  } finally {
-    await service.shutdown();
-  }
+  await runToEnd(service);
   return out;
 }
 
@@ -148,18 +143,6 @@ function bothShapes(contexts: readonly AgentRunContext[]): { live: Run[]; printe
 
 // ---------------------------------------------------------------------------------------------------------
 // Corpus: synthetic stress runs.
-
-/** Mulberry32: a small seeded PRNG, so the stress corpus is the same on every run of the harness. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FRAGMENTS: readonly string[] = [
   '', ' ', '.', '\n\n', '...', 'OK', 'Sure!', 'Let me check that for you.', "I'm sorry, I can't access order details.",

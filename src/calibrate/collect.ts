@@ -8,7 +8,7 @@ import type { ScoreRecord } from '../model/score-record.js';
 import type { Attributes } from '../model/span.js';
 import type { RunObserver, ScoredRun } from '../pipeline/pipeline.js';
 import type { ConfiguredScorer } from '../scorers/descriptor.js';
-import { buildService } from '../service/build.js';
+import { buildService, runToEnd } from '../service/build.js';
 import type { Settings } from '../service/settings.js';
 
 /** One scored run. */
@@ -52,13 +52,7 @@ export async function collectRuns(config: Config, settings: Settings, paths: rea
     observers: [keep],
     ...(configPath ? { configPath } : {}),
   });
-  try {
-    await service.start();
-    await service.done();
-    await service.drain();
-  } finally {
-    await service.shutdown();
-  }
+  await runToEnd(service);
   const order = (a: CollectedRun, b: CollectedRun): number => (a.traceId === b.traceId ? a.spanId.localeCompare(b.spanId) : a.traceId.localeCompare(b.traceId));
   return { runs: keep.runs.sort(order), scorers: service.scorers };
 }

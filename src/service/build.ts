@@ -110,6 +110,20 @@ export interface ShutdownResult {
 
 const never = new Promise<void>(() => undefined);
 
+/**
+ * Run a service whose sources end by themselves (files, a dataset, a replay to the end) to its end: start,
+ * wait for the sources, drain every evaluation, then the bounded shutdown, which runs also when a step failed.
+ */
+export async function runToEnd(service: Service): Promise<void> {
+  try {
+    await service.start();
+    await service.done();
+    await service.drain();
+  } finally {
+    await service.shutdown();
+  }
+}
+
 /** Build the service graph for `config` and `settings`; nothing starts until `start()`. */
 export async function buildService(config: Config, settings: Settings, options: BuildOptions): Promise<Service> {
   const log = settings.logger.child({ component: 'service' });

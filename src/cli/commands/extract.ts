@@ -8,7 +8,7 @@ import { ErrorCodes, TracejudgeError } from '../../errors.js';
 import { emptyRunWarning } from '../../extract/empty-runs.js';
 import { explainText } from '../../extract/explain.js';
 import { Extractor } from '../../extract/extract.js';
-import { buildService } from '../../service/build.js';
+import { buildService, runToEnd } from '../../service/build.js';
 import { createSettings } from '../../service/settings.js';
 import type { CliContext } from '../context.js';
 import { loadCliConfig } from '../load-cli-config.js';
@@ -35,13 +35,7 @@ export async function extractCommand(args: readonly string[], cli: CliContext): 
       }
     },
   });
-  try {
-    await service.start();
-    await service.done();
-    await service.drain();
-  } finally {
-    await service.shutdown();
-  }
+  await runToEnd(service);
   const { handlerErrors, tracesAssembled } = service.assembler.stats;
   if (handlerErrors > 0) throw new TracejudgeError(ErrorCodes.SCORER_FAILED, `extract: ${handlerErrors} of ${tracesAssembled} traces failed (see the log)`);
   return 0;
