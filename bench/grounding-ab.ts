@@ -10,7 +10,7 @@
  * imported through tsx. The corpus:
  * - every run the extractor finds in `test/fixtures/traces/*.json` (with the `.logs.json` files), in the
  *   labeled set of `bench/scenarios/verdicts.ts` (`test/fixtures/labeled/*.json`) and in `--rl` (default
- *   `/tmp/rl.jsonl`; skipped when absent), decoded by the service's own file source; each run twice: as the
+ *   `/tmp/rl.jsonl`, left out with a line on stderr when absent; an `--rl` given and missing is an error), decoded by the service's own file source; each run twice: as the
  *   pipeline hands it to a scorer (`scorerRunOf`, live facts) and as `tracejudge extract` prints it (tool
  *   results read from the output messages);
  * - the extracted runs of `test/fixtures/claim-grounding-identity/runs.jsonl`;
@@ -402,10 +402,21 @@ async function timeRuns(sides: readonly Side[], runs: readonly Run[], passes: nu
 
 // ---------------------------------------------------------------------------------------------------------
 
+/** Stops with a one-line usage error on stderr (exit 2). */
+function usage(message: string): never {
+  process.stderr.write(`grounding-ab: ${message}\nusage: grounding-ab.ts --base A_ROOT [--rl FILE] [--passes N] [--no-time] [--no-compare]\n`);
+  process.exit(2);
+}
+
 const base = option('--base', '');
-if (base === '') throw new Error('grounding-ab: --base A_ROOT is required (a checkout of the code to compare with)');
+if (base === '') usage('--base A_ROOT is required (a checkout of the code to compare with)');
+if (!existsSync(resolve(base, 'src/scorers/code/claim-grounding/index.ts'))) usage(`--base ${base}: no src/scorers/code/claim-grounding/index.ts there`);
 const rlPath = option('--rl', '/tmp/rl.jsonl');
-const passes = Number(option('--passes', '15'));
+if (process.argv.includes('--rl') && !existsSync(rlPath)) usage(`--rl ${rlPath}: no such file`);
+if (!existsSync(rlPath)) process.stderr.write(`grounding-ab: ${rlPath} is absent; the real-library runs are left out\n`);
+const passesArg = option('--passes', '15');
+const passes = Number(passesArg);
+if (!Number.isSafeInteger(passes) || passes < 1) usage(`--passes must be a positive integer, got ${JSON.stringify(passesArg)}`);
 const A = await loadSide('A', base);
 const B = await loadSide('B', REPO);
 

@@ -68,4 +68,26 @@ describe('claim-grounding prefilters keep every word the passes know', () => {
     // /seat/iu matches `ſeat`; a prefilter reading the lowercase text alone would not see "seat".
     expect(ofKind('Go to ſeat 14B now.', 'id').map((i) => i.text)).toContain('14B');
   });
+
+  it('reading only quantities (the given text) finds the same numbers, dates and times as a full read', () => {
+    // The given text is compared on these three kinds only (classify.ts); `quantities` stops before names and
+    // statuses, so anything it loses or adds here would change a verdict of "given".
+    const texts = [
+      'Order A-1009: 3 items, $1,276.40 total, shipped 2025-12-31 at 5 pm by DHL; arrives tomorrow (Friday).',
+      'Ship it in two days, not 14 Mar 2026; the 18°C forecast for Lisbon says 81% humidity at 17:40.',
+      'Seat 14B, Gate B12, boarding at noon on March 3. Room for twelve guests, 2 nights, €240 each.',
+      'Nothing to count here, only Names Like Nimbus Rain Jacket and statuses like cancelled.',
+      'Total: 1276.40. Balance left, 12.',
+      '',
+    ];
+    const quantities = (s: Specific): boolean => s.kind === 'number' || s.kind === 'date' || s.kind === 'time';
+    for (const ref of [undefined, '2026-01-01']) {
+      for (const text of texts) {
+        const options = { source: true, ...(ref ? { ref } : {}) };
+        const full = extractSpecifics(text, options).specifics.filter(quantities);
+        expect(extractSpecifics(text, { ...options, quantities: true }).specifics.filter(quantities), text).toEqual(full);
+      }
+    }
+    expect(extractSpecifics(texts[0] as string, { source: true, quantities: true }).specifics.filter(quantities).length).toBeGreaterThan(3);
+  });
 });

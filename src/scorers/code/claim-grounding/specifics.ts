@@ -279,7 +279,8 @@ function approxBefore(text: string, index: number): boolean {
   return APPROX.test(text.slice(Math.max(0, index - 24), index));
 }
 
-const CLAUSE_BREAK = /[,;:.!?()]|\b(?:but|however|although|though|while|whereas|and)\b/gu;
+/** Where the clause a negator must share with its word starts (classify.ts splits clauses for affinity differently). */
+const NEGATION_CLAUSE_BREAK = /[,;:.!?()]|\b(?:but|however|although|though|while|whereas|and)\b/gu;
 const WHITE_SPACE = /\s/u;
 
 /** Whether the UTF-16 unit at `i` is white space (`\s`). */
@@ -294,8 +295,8 @@ function negatedBefore(text: string, index: number): boolean {
   const before = text.slice(Math.max(0, index - 48), index).toLowerCase();
   // The clause: what follows the last break.
   let start = 0;
-  CLAUSE_BREAK.lastIndex = 0;
-  for (let m = CLAUSE_BREAK.exec(before); m !== null; m = CLAUSE_BREAK.exec(before)) start = m.index + m[0].length;
+  NEGATION_CLAUSE_BREAK.lastIndex = 0;
+  for (let m = NEGATION_CLAUSE_BREAK.exec(before); m !== null; m = NEGATION_CLAUSE_BREAK.exec(before)) start = m.index + m[0].length;
   // Its last four words, from the end.
   let end = before.length;
   for (let n = 0; n < 4; n++) {
