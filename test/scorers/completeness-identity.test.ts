@@ -107,12 +107,15 @@ describe('completeness elements', () => {
     it('are the reference derivation’s on every text of the corpus, and the main thread’s compromise is untouched', async () => {
       const one = (compromise().world() as { methods: { one: Record<string, unknown> } }).methods.one;
       const before = { ...one };
+      const view = Object.getPrototypeOf(compromise()('x')) as { update: unknown; toView: unknown };
+      const viewBefore = { update: view.update, toView: view.toView };
       // Loading the worker module outside a pool's thread installs nothing either.
       await import('../../src/scorers/code/completeness/element-worker.js');
       const got = await Promise.all(corpus.map((t) => pool.parse(t)));
       expect(differences(corpus, got).slice(0, 5)).toEqual([]);
       expect({ ...one }).toEqual(before);
       for (const k of Object.keys(before)) expect(one[k]).toBe(before[k]);
+      expect({ update: view.update, toView: view.toView }).toEqual(viewBefore);
     }, 1_800_000);
   });
 
@@ -122,6 +125,23 @@ describe('completeness elements', () => {
     expect(texts.map((t) => parseElements(t))).toEqual(first);
     expect(texts.map(oracle)).toEqual(first);
   }, 120_000);
+
+  it('the speed-ups are in place on this compromise (each wrapped internal and view method replaced)', () => {
+    const plain = privateCompromise();
+    const sped = privateCompromise();
+    installSpeedups(sped);
+    const one = (nlpInstance: Nlp): Record<string, unknown> => (nlpInstance.world() as { methods: { one: Record<string, unknown> } }).methods.one;
+    for (const name of ['parseMatch', 'killUnicode', 'bulkMatch']) expect(one(sped)[name], name).not.toBe(one(plain)[name]);
+    const viewOf = (nlpInstance: Nlp): { update: unknown; toView: unknown } => Object.getPrototypeOf(nlpInstance('x')) as { update: unknown; toView: unknown };
+    expect(viewOf(sped).update).not.toBe(viewOf(plain).update);
+    expect(viewOf(sped).toView).not.toBe(viewOf(plain).toView);
+    // A view made by the faster `update` is a view of that instance, with its values.
+    const doc = sped('Walk the dog. It barked.') as unknown as Record<string, unknown> & { update: (pointer: unknown) => unknown };
+    const first = doc.update([[0]]) as Record<string, unknown>;
+    expect(first).toBeInstanceOf((Object.getPrototypeOf(doc) as { constructor: new () => unknown }).constructor);
+    expect([first.document, first.world, first._cache, first.viewType, first.ptrs]).toEqual([doc.document, doc.world, null, 'View', [[0]]]);
+    expect((first as unknown as { text: () => string }).text()).toBe('Walk the dog.');
+  });
 
   it('a kept match pattern is copied for each caller (callers change the tokens they get)', () => {
     const sped = privateCompromise();

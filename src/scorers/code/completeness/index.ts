@@ -53,7 +53,7 @@ export interface CompletenessOptions {
    * Worker threads for the `compromise` parse (a tracejudge extension; the reference has no options).
    * 0 (the default here) parses on the calling thread; the config's `workers: auto` is one per core (at most 4).
    * A run's input and output parse at the same time, each on a worker whose compromise has the exact
-   * speed-ups of `speedups.ts` (1.25–1.4× per text); the elements are the same either way.
+   * speed-ups of `speedups.ts` (~2× per text); the elements are the same either way.
    */
   workers?: number;
   /** Parse on this pool instead (the service's, shared by its completeness scorers); `workers` is then ignored. */
