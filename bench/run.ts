@@ -20,6 +20,13 @@ if (!args.includes('--no-build')) {
   process.stderr.write('[bench] npm run build…\n');
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: ['ignore', 'ignore', 'inherit'] });
 }
+else {
+  // --no-build measures dist/ as it is: say so when src/ has changed since it was built (an A/B of a
+  // changed src/ would otherwise compare the old build with itself).
+  const { staleBuild } = await import('./lib/stale-build.js');
+  const stale = staleBuild(fileURLToPath(new URL('..', import.meta.url)));
+  if (stale) process.stderr.write(`[bench] warning: --no-build, but ${stale} is newer than the build in dist/, so this run measures the old build (drop --no-build to rebuild)\n`);
+}
 await import('./lib/use-dist.js');
 
 const { machineInfo } = await import('./lib/machine.js');
