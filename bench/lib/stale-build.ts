@@ -2,8 +2,14 @@
 import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { join, relative } from 'node:path';
 
-function newest(dir: string, suffix: string): { path: string; mtimeMs: number } | undefined {
-  let best: { path: string; mtimeMs: number } | undefined;
+interface Newest {
+  path: string;
+  mtimeMs: number;
+}
+
+/** The newest file under `dir` whose name ends with `suffix`; files that vanish while being read are skipped. */
+function newest(dir: string, suffix: string): Newest | undefined {
+  let best: Newest | undefined;
   let entries: Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
@@ -12,20 +18,32 @@ function newest(dir: string, suffix: string): { path: string; mtimeMs: number } 
   }
   for (const e of entries) {
     const path = join(dir, e.name);
-    const found = e.isDirectory() ? newest(path, suffix) : e.name.endsWith(suffix) ? { path, mtimeMs: statSync(path).mtimeMs } : undefined;
+    let found: Newest | undefined;
+    if (e.isDirectory()) found = newest(path, suffix);
+    else if (e.name.endsWith(suffix)) {
+      try {
+        found = { path, mtimeMs: statSync(path).mtimeMs };
+      } catch {
+        found = undefined;
+      }
+    }
     if (found && (!best || found.mtimeMs > best.mtimeMs)) best = found;
   }
   return best;
 }
 
-/**
- * The newest source file under `root/src` (relative to `root`) when it is newer than every file of
- * `root/dist`, or when there is no build at all; undefined when the build is at least as new.
- */
-export function staleBuild(root: string): string | undefined {
+export interface StaleBuild {
+  /** The newest source file under `root/src`, relative to `root`. */
+  source: string;
+  /** `missing`: `root/dist` has no JavaScript at all; `older`: every file of it is older than `source`. */
+  build: 'missing' | 'older';
+}
+
+/** Why `root/dist` does not reflect `root/src`, or undefined when it is at least as new (or there is no source). */
+export function staleBuild(root: string): StaleBuild | undefined {
   const src = newest(join(root, 'src'), '.ts');
   if (!src) return undefined;
   const dist = newest(join(root, 'dist'), '.js');
   if (dist && dist.mtimeMs >= src.mtimeMs) return undefined;
-  return relative(root, src.path);
+  return { source: relative(root, src.path), build: dist ? 'older' : 'missing' };
 }
