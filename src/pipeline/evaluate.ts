@@ -49,7 +49,7 @@ export function errorType(err: unknown): string {
  * question (`no-output`, `no-input`: a run whose content was not captured is never a pass), a ground-truth
  * scorer its ground truth, a trajectory scorer the run's trajectory.
  */
-function notApplicable(scorer: ConfiguredScorer, context: AgentRunContext, trajectory: unknown): string | undefined {
+export function notApplicable(scorer: ConfiguredScorer, context: AgentRunContext, trajectory: unknown): string | undefined {
   if (scorer.input !== 'trajectory') {
     if (!hasOutputText(context.run)) return 'no-output';
     if (!hasInputText(context.run)) return 'no-input';
