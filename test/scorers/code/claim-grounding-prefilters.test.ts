@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { extractSpecifics, type Specific } from '../../../src/scorers/code/claim-grounding/specifics.js';
+import { letterOrDigit } from '../../../src/scorers/code/claim-grounding/sources.js';
 import { MONTHS, NUMBER_WORDS, WEEKDAYS } from '../../../src/scorers/code/claim-grounding/vocabulary.js';
 
 const cases = (word: string): string[] => [word, word[0]?.toUpperCase() + word.slice(1), word.toUpperCase()];
@@ -89,5 +90,15 @@ describe('claim-grounding prefilters keep every word the passes know', () => {
       }
     }
     expect(extractSpecifics(texts[0] as string, { source: true, quantities: true }).specifics.filter(quantities).length).toBeGreaterThan(3);
+  });
+
+  it('letterOrDigit, the word test of content words and name mentions, is `[\\p{L}\\p{N}]` on every code point', () => {
+    const oracle = /^[\p{L}\p{N}]$/u;
+    const wrong: number[] = [];
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      // A lone surrogate is no letter: the `u` pattern reads it as itself.
+      if (letterOrDigit(cp) !== oracle.test(String.fromCodePoint(cp))) wrong.push(cp);
+    }
+    expect(wrong.slice(0, 10)).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@
  */
 import { weekdayOf } from './dates.js';
 import type { Fact, GroundingSources } from './sources.js';
-import { contentWords } from './sources.js';
+import { contentWords, letterOrDigit } from './sources.js';
 import type { DateSpecific, EntitySpecific, IdSpecific, NumberSpecific, Specific, StatusSpecific, TimeSpecific } from './specifics.js';
 import { IMPLIES, STOP_WORDS } from './vocabulary.js';
 
@@ -329,14 +329,6 @@ function classifyId(a: IdSpecific, sources: GroundingSources, given: GivenText, 
   const decided = decide(a, relevant, sources, ctx);
   if (decided) return { specific: a, ...decided };
   return { specific: a, verdict: 'unsupported', evidence: [] };
-}
-
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
-
-/** Whether code point `cp` is a letter or a digit (`[\p{L}\p{N}]`; a lone surrogate is neither). */
-function letterOrDigit(cp: number): boolean {
-  if (cp < 128) return (cp >= 48 && cp <= 57) || ((cp | 32) >= 97 && (cp | 32) <= 122);
-  return LETTER_OR_DIGIT.test(String.fromCodePoint(cp));
 }
 
 /** The code point that ends just before `i`, as a `u` lookbehind reads it (a surrogate pair is one). */

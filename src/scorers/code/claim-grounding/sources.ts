@@ -74,8 +74,13 @@ export function contentWords(text: string): string[] {
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 
-/** A letter or digit beyond ASCII (`[\p{L}\p{N}]`). */
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** Whether code point `cp` is a letter or a digit (`[\p{L}\p{N}]`; a lone surrogate is neither). */
+export function letterOrDigit(cp: number): boolean {
+  if (cp < 128) return isDigit(cp) || ((cp | 32) >= 97 && (cp | 32) <= 122);
+  return LETTER_OR_DIGIT.test(String.fromCodePoint(cp));
+}
 
 /**
  * `contentWords` of a text already lowercase. Words are the runs of letters and digits (`[\p{L}\p{N}]+`,
@@ -89,11 +94,11 @@ function contentWordsOfLower(lower: string): string[] {
     const c = lower.charCodeAt(i);
     let size = 1;
     let inWord: boolean;
-    if (c < 128) inWord = (c >= 97 && c <= 122) || isDigit(c);
+    if (c < 128) inWord = letterOrDigit(c);
     else {
       const cp = lower.codePointAt(i) as number;
       size = cp > 0xffff ? 2 : 1;
-      inWord = LETTER_OR_DIGIT.test(String.fromCodePoint(cp));
+      inWord = letterOrDigit(cp);
     }
     if (inWord) {
       if (start < 0) {
