@@ -59,7 +59,7 @@ function timeProcess(args: readonly string[]): Promise<number> {
 }
 
 /** The real-library trace fixtures, compacted, replicated until the file holds at least `minSpans` spans. */
-function realLibraryFile(path: string, minSpans: number): { spans: number; requests: number; bytes: number } {
+function realLibraryFile(path: string, minSpans: number): { spans: number; requests: number; bytes: number; first: Buffer } {
   const bodies: Array<{ body: Buffer; traceIds: string[]; spans: number }> = [];
   for (const f of readdirSync(FIXTURES).sort()) {
     if (!f.endsWith('.json') || f.endsWith('.logs.json') || f.startsWith('handwritten')) continue;
@@ -78,7 +78,7 @@ function realLibraryFile(path: string, minSpans: number): { spans: number; reque
   }
   const data = Buffer.concat(lines);
   writeFileSync(path, data);
-  return { spans, requests: lines.length / 2, bytes: data.length };
+  return { spans, requests: lines.length / 2, bytes: data.length, first: Buffer.concat(lines.slice(0, 2)) };
 }
 
 export async function footprintScenario(ctx: BenchContext): Promise<Row[]> {
@@ -122,7 +122,7 @@ export async function footprintScenario(ctx: BenchContext): Promise<Row[]> {
     const scoreMs = await best([CLI, 'score', '--all', file]);
     // Start-up, to split each row's time: the same commands on the file's first request alone, and a bare node.
     const first = join(dir, 'first-request.jsonl');
-    writeFileSync(first, `${readFileSync(file, 'utf8').split('\n', 1)[0] ?? ''}\n`);
+    writeFileSync(first, f.first);
     const bareMs = await best(['-e', '0']);
     const extractStartMs = await best([CLI, 'extract', first]);
     const scoreStartMs = await best([CLI, 'score', '--all', first]);
