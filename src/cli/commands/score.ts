@@ -16,7 +16,7 @@ import { readDataset } from '../../ingest/files/dataset-source.js';
 import type { KafkaReplayOptions } from '../../ingest/kafka/replay.js';
 import type { ScoreRecord } from '../../model/score-record.js';
 import type { RunObserver } from '../../pipeline/pipeline.js';
-import { buildService, type Service, type SourcePlan } from '../../service/build.js';
+import { buildService, runToEnd, type Service, type SourcePlan } from '../../service/build.js';
 import { createSettings } from '../../service/settings.js';
 import type { CliContext } from '../context.js';
 import { loadCliConfig } from '../load-cli-config.js';
@@ -159,12 +159,9 @@ async function run(service: Service, progress: Progress, showTraces: boolean): P
     : undefined;
   timer?.unref();
   try {
-    await service.start();
-    await service.done();
-    await service.drain();
+    await runToEnd(service);
   } finally {
     clearInterval(timer);
-    await service.shutdown();
     progress.done();
   }
   const { handlerErrors, tracesAssembled } = service.assembler.stats;
