@@ -192,3 +192,22 @@ describe('the Tempo panel "Failed hallucination evaluations (Tempo)"', () => {
     expect(traceqlMatches(query, carrier(scoreRecord({ scorer: 'hallucination', agentName: 'support-agent', label: 'fail' })), { agent: 'billing-agent' })).toBe(false);
   });
 });
+
+describe('dashboard panels that show an alert', () => {
+  const prom = (parse(read('config/prometheus/rules.yml')) as { groups: { rules: PromRule[] }[] }).groups.flatMap((g) => g.rules).filter((r) => r.alert);
+  /** The alert's expression split at `and`, each side without its trailing comparison. */
+  const sides = (expr: string): string[] => expr.trim().split(/\n\s*and\s*\n/).map((side) => squash(side.replace(/\s*(?:>=|>)\s*[\d.]+\s*$/, '')));
+  const alerting = dashboard.panels.filter((p) => /\(alert:/.test(p.title));
+
+  it('exist for the hallucination, judge, default-scorer and tool-error alerts', () => {
+    const named = alerting.map((p) => /^Alert: (\w+)/.exec((p as Panel & { description?: string }).description ?? '')?.[1]);
+    expect(named.sort()).toEqual(['TracejudgeAnswerFailRateHigh', 'TracejudgeHallucinationFailRateHigh', 'TracejudgeJudgeErrorRateHigh', 'TracejudgeToolErrorRateHigh']);
+  });
+
+  it.each(alerting.map((p) => [p.title, p] as const))('%s queries exactly its alert\'s expression', (_title, panel) => {
+    const name = /^Alert: (\w+)/.exec((panel as Panel & { description?: string }).description ?? '')?.[1];
+    const rule = prom.find((r) => r.alert === name);
+    expect(rule, String(name)).toBeDefined();
+    expect((panel.targets ?? []).map((t) => squash(t.expr ?? ''))).toEqual(sides(rule?.expr ?? ''));
+  });
+});

@@ -15,7 +15,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 describe.skipIf(!hasPromtool)('shipped Prometheus rules (needs /usr/bin/promtool: apt-get install prometheus)', () => {
   it('pass promtool check rules', async () => {
     const { stdout } = await run(PROMTOOL_BIN, ['check', 'rules', 'rules.yml'], { cwd: dir });
-    expect(stdout).toContain('SUCCESS: 5 rules found');
+    expect(stdout).toContain('SUCCESS: 7 rules found');
   });
 
   it('fire and clear every alert in promtool test rules', async () => {
@@ -36,7 +36,7 @@ describe('rules unit-test coverage', () => {
     const rules = parse(readFileSync(`${dir}rules.yml`, 'utf8')) as RulesFile;
     const tests = parse(readFileSync(`${dir}rules.test.yml`, 'utf8')) as RulesTest;
     const alerts = rules.groups.flatMap((g) => g.rules).flatMap((r) => (r.alert ? [r.alert] : []));
-    expect(alerts).toHaveLength(4);
+    expect(alerts).toHaveLength(6);
     const cases = tests.tests.flatMap((t) => t.alert_rule_test ?? []);
     for (const alert of alerts) {
       const mine = cases.filter((c) => c.alertname === alert);
