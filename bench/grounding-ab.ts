@@ -13,7 +13,7 @@
  *   `/tmp/rl.jsonl`, left out with a line on stderr when absent; an `--rl` given and missing is an error), decoded by the service's own file source; each run twice: as the
  *   pipeline hands it to a scorer (`scorerRunOf`, live facts) and as `tracejudge extract` prints it (tool
  *   results read from the output messages);
- * - the extracted runs of `test/fixtures/claim-grounding-identity/runs.jsonl`;
+ * - every run of the blind labeled set (`test/fixtures/blind/*.json`), both shapes too;
  * - synthetic stress runs: hand-written texts and seeded random compositions of numbers with units, money in
  *   several currencies, dates, times, negated statuses, ids, names, unicode, empty and very long texts,
  *   against synthetic tool results (nested, JSON strings, booleans, cents, huge) and documents.
@@ -26,7 +26,7 @@
  * Timing: µs per run of `scorer.run` (the claim-grounding scorer), median of the passes, on the real-library
  * runs (`--rl`, live facts) and on the distinct-text runs (fixtures and labeled set, live facts).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -426,10 +426,7 @@ const labeledFiles = ['aisdk6.json', 'openinference.json'].map((f) => resolve(RE
 const fixtures = bothShapes(await extractRuns(fixtureFiles));
 const labeled = bothShapes(await extractRuns(labeledFiles));
 const rl = existsSync(rlPath) ? bothShapes(await extractRuns([rlPath])) : { live: [], printed: [] };
-const identity = readFileSync(resolve(REPO, 'test/fixtures/claim-grounding-identity/runs.jsonl'), 'utf8')
-  .split('\n')
-  .filter(Boolean)
-  .map((l, i) => ({ ...(JSON.parse(l) as object), runId: `identity-${i}` }) as Run);
+const blind = bothShapes(await extractRuns(['aisdk6.json', 'openinference.json', 'genai.json'].map((f) => resolve(REPO, 'test/fixtures/blind', f))));
 const answersStress = stressAnswers();
 const stress = stressRuns(answersStress);
 
@@ -441,7 +438,8 @@ const sets: [string, Run[]][] = [
   ['fixtures printed', fixtures.printed],
   ['labeled live', labeled.live],
   ['labeled printed', labeled.printed],
-  ['identity', identity],
+  ['blind live', blind.live],
+  ['blind printed', blind.printed],
   ['stress', stress],
   ['rl live', rl.live],
   ['rl printed', rl.printed],
@@ -454,7 +452,7 @@ for (const [label, runs] of compare ? sets : []) {
 const runsCompared = sets.reduce((n, [, r]) => n + r.length, 0);
 
 // Cross product over the distinct texts: every distinct answer × the sources of every distinct run.
-const distinctRuns = [...fixtures.live, ...fixtures.printed, ...labeled.live, ...identity, ...stress.filter((_, i) => i % 6 === 0)];
+const distinctRuns = [...fixtures.live, ...fixtures.printed, ...labeled.live, ...blind.live, ...stress.filter((_, i) => i % 6 === 0)];
 // Distinct source sets only, without the two huge stress tools (they are in the per-run comparisons).
 const big = new Set(['huge', 'longText']);
 const sources = [...new Map(distinctRuns.map((r) => A.runSources.runSources(r as never, [])).map((s) => [ser(s), s])).values()].filter((s) => !s.tools.some((t) => big.has(t.toolName)));

@@ -17,16 +17,40 @@ import type { BenchContext } from './context.js';
 
 const DIR = fileURLToPath(new URL('../../test/fixtures/labeled/', import.meta.url));
 const FILES = [`${DIR}aisdk6.json`, `${DIR}openinference.json`];
+/** The blind set (issue 28): written from a brief by people who never read the scorers, a third kept aside. */
+const BLIND = fileURLToPath(new URL('../../test/fixtures/blind/', import.meta.url));
+const BLIND_FILES = [`${BLIND}aisdk6.json`, `${BLIND}openinference.json`, `${BLIND}genai.json`];
 
 /** The code scorers the embedded default ran before issue 14. */
 const OLD_DEFAULT = { completeness: { type: 'completeness', workers: 0 }, keywords: { type: 'keyword-coverage' }, grounding: { type: 'grounding' } };
 
-async function reportFor(raw: Record<string, unknown>): Promise<CalibrationReport> {
+async function reportFor(raw: Record<string, unknown>, dir = DIR, files = FILES): Promise<CalibrationReport> {
   const registry = createScorerRegistry();
   const config = parseConfig(raw, '<bench>', {}, { scorers: registry });
   const settings = createSettings(config, { env: {}, logger: silentLogger(), scorers: registry, prometheus: false });
-  const { runs, scorers } = await collectRuns(config, settings, FILES);
-  return calibrationReport(runs, scorers, readLabels([`${DIR}labels.jsonl`]), { targetPrecision: 0.9 });
+  const { runs, scorers } = await collectRuns(config, settings, files);
+  return calibrationReport(runs, scorers, readLabels([`${dir}labels.jsonl`]), { targetPrecision: 0.9 });
+}
+
+/** The blind set's rows: verdicts right, false alarms and grounding's recall (contradictions + fabrications) per part. */
+function blindRows(r: CalibrationReport): Row[] {
+  const rows: Row[] = [];
+  for (const [name, right, alarms] of [['tune', 0.95, 0.03], ['holdout', 0.9, 0.05]] as const) {
+    const v = r.splits[name];
+    const g = r.splitScorers[name]?.find((s) => s.name === 'grounding');
+    const row = (metric: string, value: number | null | undefined, target: string, met: (x: number) => boolean): Row => ({
+      scenario: 'verdicts',
+      metric,
+      value: value ?? null,
+      unit: 'share',
+      target,
+      met: value === null || value === undefined ? null : met(value),
+    });
+    rows.push(row(`blind set, ${name}: verdicts right (${v?.correct ?? 0}/${v?.runs ?? 0})`, v?.accuracy, `value >= ${right}`, (x) => x >= right));
+    rows.push(row(`blind set, ${name}: false alarms (FP ${v?.confusion.fp ?? 0} of ${(v?.confusion.fp ?? 0) + (v?.confusion.tn ?? 0)} pass-labeled)`, v?.falseAlarmRate, `value <= ${alarms}`, (x) => x <= alarms));
+    rows.push(row(`blind set, ${name}: contradictions + fabrications caught (grounding recall)`, g?.recall, 'value >= 0.85', (x) => x >= 0.85));
+  }
+  return rows;
 }
 
 export async function verdictsScenario(ctx: BenchContext): Promise<Row[]> {
@@ -49,6 +73,7 @@ export async function verdictsScenario(ctx: BenchContext): Promise<Row[]> {
       met: value === null ? null : value >= target,
     });
   }
+  rows.push(...blindRows(await reportFor({}, BLIND, BLIND_FILES)));
   ctx.notes.push(
     `verdicts: labeled set of ${now.runs.labeled} runs (AI SDK 6 + OpenInference, scripted mock models); per scorer F1 for "fail": ${now.scorers
       .map((s) => `${s.name} ${s.f1 === null ? '—' : s.f1.toFixed(3)}`)

@@ -19,7 +19,12 @@ function matrix(c: { tp: number; fp: number; fn: number; tn: number }): string {
 }
 
 function verdictLine(name: string, v: VerdictReport): string {
-  return `${name}: ${v.correct}/${v.runs} verdicts right (accuracy ${pct(v.accuracy)}); fail precision ${pct(v.precision)} recall ${pct(v.recall)} F1 ${pct(v.f1)}; ${matrix(v.confusion)}${v.unscored > 0 ? `; ${v.unscored} unscored (counted as not passing)` : ''}`;
+  return `${name}: ${v.correct}/${v.runs} verdicts right (accuracy ${pct(v.accuracy)}); false alarms ${pct(v.falseAlarmRate)}; fail precision ${pct(v.precision)} recall ${pct(v.recall)} F1 ${pct(v.f1)}; ${matrix(v.confusion)}${v.unscored > 0 ? `; ${v.unscored} unscored (counted as not passing)` : ''}`;
+}
+
+/** One scorer of one split, compactly. */
+function splitScorerLine(s: ScorerReport): string {
+  return `${s.name} P ${pct(s.precision)} R ${pct(s.recall)} FA ${pct(s.falseAlarmRate)} (${matrix(s.confusion)})`;
 }
 
 function at(t: ThresholdReport | null, what: 'f1' | 'recall'): string {
@@ -41,6 +46,7 @@ function scorerRow(s: ScorerReport): string[] {
     pct(s.precision),
     pct(s.recall),
     pct(s.f1),
+    pct(s.falseAlarmRate),
     at(s.bestF1, 'f1'),
     at(s.atPrecision, 'recall'),
   ];
@@ -57,13 +63,18 @@ function scorerRow(s: ScorerReport): string[] {
 export function formatReport(r: CalibrationReport): string {
   const out: string[] = [];
   out.push(`runs: ${r.runs.found} found, ${r.runs.labeled} labeled, ${r.runs.unlabeled} unlabeled${r.runs.labelsWithoutRun.length > 0 ? `, ${r.runs.labelsWithoutRun.length} labels matched no run` : ''}`);
-  out.push(verdictLine('verdict (configured set)', r.verdict));
-  for (const [name, v] of Object.entries(r.splits)) out.push(verdictLine(`  split ${name}`, v));
+  const apart = r.operational.length > 0 ? `; operational, not in the verdict: ${r.operational.join(', ')}` : '';
+  out.push(verdictLine(`verdict (configured set${apart})`, r.verdict));
+  for (const [name, v] of Object.entries(r.splits)) {
+    out.push(verdictLine(`  split ${name}`, v));
+    const rows = (r.splitScorers[name] ?? []).filter((s) => s.scored > 0).map(splitScorerLine);
+    if (rows.length > 0) out.push(`    per scorer: ${rows.join('; ')}`);
+  }
   out.push('');
   out.push(`per scorer ("fail" is positive; FAILS AT = the configured rule; N/A = labeled runs it skipped; target precision ${r.targetPrecision}):`);
   out.push(
     table(
-      ['SCORER', 'TYPE', 'FAILS AT', 'N', 'N/A', 'TP', 'FP', 'FN', 'TN', 'PRECISION', 'RECALL', 'F1', 'BEST-F1 THRESHOLD', `P>=${r.targetPrecision} THRESHOLD`],
+      ['SCORER', 'TYPE', 'FAILS AT', 'N', 'N/A', 'TP', 'FP', 'FN', 'TN', 'PRECISION', 'RECALL', 'F1', 'FALSE-ALARMS', 'BEST-F1 THRESHOLD', `P>=${r.targetPrecision} THRESHOLD`],
       r.scorers.map(scorerRow),
     ),
   );

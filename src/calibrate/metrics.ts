@@ -27,6 +27,8 @@ export interface Rates {
   f1: number | null;
   /** (tp + tn) / n; null for no runs. */
   accuracy: number | null;
+  /** fp / (fp + tn): the share of pass-labeled runs given a fail (false alarms); null when none is labeled pass. */
+  falseAlarmRate: number | null;
 }
 
 /** Count a list of (predicted, labeled) pairs. */
@@ -46,7 +48,7 @@ export function confusion(pairs: Iterable<{ predicted: Label; label: Label }>): 
  *
  * @example
  * ```ts
- * rates({ tp: 3, fp: 1, fn: 1, tn: 5 }); // { precision: 0.75, recall: 0.75, f1: 0.75, accuracy: 0.8 }
+ * rates({ tp: 3, fp: 1, fn: 1, tn: 5 }); // { precision: 0.75, recall: 0.75, f1: 0.75, accuracy: 0.8, falseAlarmRate: 0.1667 }
  * ```
  */
 export function rates(c: Confusion): Rates {
@@ -54,7 +56,7 @@ export function rates(c: Confusion): Rates {
   const precision = c.tp + c.fp === 0 ? null : c.tp / (c.tp + c.fp);
   const recall = c.tp + c.fn === 0 ? null : c.tp / (c.tp + c.fn);
   const f1 = precision === null || recall === null ? null : precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
-  return { precision, recall, f1, accuracy: n === 0 ? null : (c.tp + c.tn) / n };
+  return { precision, recall, f1, accuracy: n === 0 ? null : (c.tp + c.tn) / n, falseAlarmRate: c.fp + c.tn === 0 ? null : c.fp / (c.fp + c.tn) };
 }
 
 /** The label a threshold gives a score, as the service labels it (a score equal to the threshold passes). */

@@ -3,8 +3,11 @@
  * at its configured threshold, precision / recall / F1 for "fail", the threshold that maximises F1 and the
  * one that reaches the target precision; and the verdict accuracy of the whole configured set.
  *
- * Verdict of a run (the configured set's answer): a fail record → fail; else a pass record → pass; else
- * (empty run, every scorer skipped or errored) → unscored, which is never a pass.
+ * Verdict of a run (the configured set's answer about the answer's quality): a fail record → fail; else a
+ * pass record → pass; else (empty run, every scorer skipped or errored) → unscored, which is never a pass.
+ * Operational scorers (`no-tool-errors`: did a tool call fail?) are reported per scorer, apart from the
+ * verdict: an honest "the service is down" after a failed call is a right answer. A run no quality scorer
+ * applies to (chit-chat) passes when an operational scorer passed it.
  */
 import type { ScoreRecord } from '../model/score-record.js';
 import type { ConfiguredScorer, ScoreDirection } from '../scorers/descriptor.js';
@@ -13,6 +16,9 @@ import { labelFromAttributes, type Label, type LabelRow } from './labels.js';
 import { atPrecision, bestF1, confusion, rates, sweep, type Confusion, type Rates, type ThresholdPoint } from './metrics.js';
 
 export type Verdict = Label | 'unscored';
+
+/** Scorer types that report on operations, not on the answer: kept out of the verdict. */
+export const OPERATIONAL_TYPES: ReadonlySet<string> = new Set(['no-tool-errors']);
 
 /** A run with its human label. */
 export interface LabeledRun {
@@ -69,6 +75,10 @@ export interface CalibrationReport {
   /** The same per `split` of the labels (e.g. `tune`, `holdout`), when any label has one. */
   splits: Record<string, VerdictReport>;
   scorers: ScorerReport[];
+  /** The per-scorer reports per `split`, when any label has one. */
+  splitScorers: Record<string, ScorerReport[]>;
+  /** Configured scorers kept out of the verdict (operational signals). */
+  operational: string[];
   misjudged: Misjudged[];
 }
 
@@ -99,21 +109,24 @@ export function matchLabels(runs: readonly CollectedRun[], rows: readonly LabelR
   return { labeled, unlabeled, unused: rows.filter((r) => !used.has(r)).map((r) => r.origin) };
 }
 
-/** The configured set's verdict on one run. */
-export function verdictOf(records: readonly ScoreRecord[]): Verdict {
-  if (records.some((r) => r.label === 'fail')) return 'fail';
+/** The configured set's verdict on one run, leaving out the records of `operational` scorers (by name). */
+export function verdictOf(records: readonly ScoreRecord[], operational: ReadonlySet<string> = new Set()): Verdict {
+  const quality = operational.size === 0 ? records : records.filter((r) => !operational.has(r.scorer));
+  if (quality.some((r) => r.label === 'fail')) return 'fail';
+  if (quality.some((r) => r.label === 'pass')) return 'pass';
+  // No quality scorer applied (a chit-chat run): a passing operational check still vouches for it.
   if (records.some((r) => r.label === 'pass')) return 'pass';
   return 'unscored';
 }
 
-function verdictReport(runs: readonly LabeledRun[]): VerdictReport {
-  const verdicts = runs.map((r) => ({ v: verdictOf(r.run.records), label: r.label }));
+function verdictReport(runs: readonly LabeledRun[], operational: ReadonlySet<string>): VerdictReport {
+  const verdicts = runs.map((r) => ({ v: verdictOf(r.run.records, operational), label: r.label }));
   const c = confusion(verdicts.map(({ v, label }) => ({ predicted: v === 'pass' ? 'pass' : 'fail', label })));
   return { runs: runs.length, correct: c.tp + c.tn, unscored: verdicts.filter((x) => x.v === 'unscored').length, confusion: c, ...rates(c) };
 }
 
 const point = (p: ThresholdPoint | undefined): ThresholdReport | null =>
-  p ? { threshold: p.threshold, confusion: p.confusion, precision: p.precision, recall: p.recall, f1: p.f1, accuracy: p.accuracy } : null;
+  p ? { threshold: p.threshold, confusion: p.confusion, precision: p.precision, recall: p.recall, f1: p.f1, accuracy: p.accuracy, falseAlarmRate: p.falseAlarmRate } : null;
 
 function scorerReport(s: ConfiguredScorer, runs: readonly LabeledRun[], target: number): ScorerReport {
   const points: { score: number; label: Label; predicted: Label }[] = [];
@@ -165,13 +178,19 @@ export function calibrationReport(
   options: { targetPrecision: number; labelAttribute?: string },
 ): CalibrationReport {
   const { labeled, unlabeled, unused } = matchLabels(runs, rows, options.labelAttribute ?? 'tracejudge.label');
+  // Operational scorers stay out of the verdict, unless nothing else is configured.
+  const opNames = scorers.filter((s) => OPERATIONAL_TYPES.has(s.type)).map((s) => s.name);
+  const operational = new Set(opNames.length < scorers.length ? opNames : []);
   const splits: Record<string, VerdictReport> = {};
+  const splitScorers: Record<string, ScorerReport[]> = {};
   for (const name of [...new Set(labeled.map((l) => l.split).filter((s): s is string => s !== undefined))].sort()) {
-    splits[name] = verdictReport(labeled.filter((l) => l.split === name));
+    const part = labeled.filter((l) => l.split === name);
+    splits[name] = verdictReport(part, operational);
+    splitScorers[name] = scorers.map((s) => scorerReport(s, part, options.targetPrecision));
   }
   const misjudged: Misjudged[] = [];
   for (const l of labeled) {
-    const v = verdictOf(l.run.records);
+    const v = verdictOf(l.run.records, operational);
     if ((v === 'pass') === (l.label === 'pass')) continue;
     misjudged.push({
       traceId: l.run.traceId,
@@ -192,9 +211,11 @@ export function calibrationReport(
   return {
     runs: { found: runs.length, labeled: labeled.length, unlabeled, labelsWithoutRun: unused },
     targetPrecision: options.targetPrecision,
-    verdict: verdictReport(labeled),
+    verdict: verdictReport(labeled, operational),
     splits,
     scorers: scorers.map((s) => scorerReport(s, labeled, options.targetPrecision)),
+    splitScorers,
+    operational: [...operational],
     misjudged,
   };
 }

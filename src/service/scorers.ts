@@ -26,7 +26,7 @@ type ScorerSection = NonNullable<Config['scorers']>;
  * (chit-chat), which the other two do not apply to.
  */
 export const DEFAULT_CODE_SCORERS: Readonly<Record<string, { type: string; threshold?: number }>> = {
-  grounding: { type: 'claim-grounding', threshold: 0.6 },
+  grounding: { type: 'claim-grounding', threshold: 0.5 },
   answered: { type: 'answered', threshold: 0.5 },
   'tool-errors': { type: 'no-tool-errors', threshold: 0.5 },
 };

@@ -105,7 +105,9 @@ describe('tracejudge calibrate', () => {
     expect(r.stdout).toContain('verdict (configured set): 6/8 verdicts right (accuracy 0.750)');
     expect(r.stdout).toContain('split holdout: 3/4 verdicts right');
     const row = r.stdout.split('\n').find((l) => l.startsWith('stated'));
-    expect(row?.split(/\s{2,}/)).toEqual(['stated', 'custom', '<0.5', '8', '0', '3', '1', '1', '3', '0.750', '0.750', '0.750', '0.75 (F1 0.800)', '0.25 (R 0.500)']);
+    // FALSE-ALARMS: the share of pass-labeled runs given a fail, FP / (FP + TN) = 1 / 4.
+    expect(row?.split(/\s{2,}/)).toEqual(['stated', 'custom', '<0.5', '8', '0', '3', '1', '1', '3', '0.750', '0.750', '0.750', '0.250', '0.75 (F1 0.800)', '0.25 (R 0.500)']);
+    expect(r.stdout).toContain('verdict (configured set): 6/8 verdicts right (accuracy 0.750); false alarms 0.250;');
   }, 60_000);
 
   it('per-scorer labels override the run label for that scorer', async () => {

@@ -73,8 +73,45 @@ export function usedNoTools() {
   return check('check-used-no-tools', 'Used no tools', (tools) => tools.length === 0);
 }
 
+/** A failed tool call: the tool, and the error text the trace gave. */
+export interface ToolFailure {
+  tool: string;
+  error: string;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The error text of a result the tool itself marked failed (MCP `isError`, `status: "error"`). */
+function markedFailed(result: unknown): string | undefined {
+  if (!isRecord(result)) return undefined;
+  if (result.isError !== true && String(result.status).toLowerCase() !== 'error') return undefined;
+  const text = [result.error, result.message, result.content].find((x) => typeof x === 'string' && x.trim() !== '');
+  if (typeof text === 'string') return text;
+  return JSON.stringify(result).slice(0, 200);
+}
+
 /**
- * 1 when no tool invocation is unfinished (`call`), threw (`output-error`), is flagged `isError`, or has a truthy `result.error`.
+ * The tool calls the trace marks as failed: an exception or error status on the tool span (`output-error`),
+ * `isError` on the call or its result, a result with `status: "error"`, or a call that never got a result.
+ * A returned result is data, whatever its fields are called: `{"error": "claim not found"}` is an answer.
+ */
+export function toolFailures(output: unknown): ToolFailure[] {
+  const out: ToolFailure[] = [];
+  for (const inv of allToolInvocations(output)) {
+    const tool = inv.toolName ?? 'unknown tool';
+    if (inv.state === 'output-error') out.push({ tool, error: inv.errorText?.trim() || 'the call threw (no error text recorded)' });
+    else if (inv.state === 'call') out.push({ tool, error: 'the call has no result' });
+    else if (inv.isError === true) out.push({ tool, error: markedFailed(inv.result) ?? (JSON.stringify(inv.result) ?? 'marked isError').slice(0, 200) });
+    else {
+      const marked = markedFailed(inv.result);
+      if (marked !== undefined) out.push({ tool, error: marked });
+    }
+  }
+  return out;
+}
+
+/**
+ * 1 when no tool call failed (see `toolFailures`); a fail names every failed tool and its error text.
  *
  * @example
  * ```ts
@@ -82,11 +119,12 @@ export function usedNoTools() {
  * ```
  */
 export function noToolErrors() {
-  return check('check-no-tool-errors', 'No tool errors', (_tools, output) =>
-    allToolInvocations(output).every((inv) => {
-      if (inv.state === 'call' || inv.state === 'output-error' || inv.isError === true) return false;
-      const r = inv.result;
-      return !(r !== null && typeof r === 'object' && (r as { error?: unknown }).error);
-    }),
-  );
+  return createScorer({ id: 'check-no-tool-errors', name: 'check-no-tool-errors', description: 'No tool errors', type: 'agent' })
+    .preprocess(({ run }) => ({ failures: toolFailures(run.output) }))
+    .generateScore(({ results }) => (results.preprocessStepResult.failures.length === 0 ? 1 : 0))
+    .generateReason(({ results }) => {
+      const f = results.preprocessStepResult.failures;
+      if (f.length === 0) return 'No tool call failed.';
+      return `${f.length} tool call(s) failed: ${f.map((x) => `${x.tool}: ${x.error}`).join('; ')}.`;
+    });
 }

@@ -49,7 +49,26 @@ describe('quick checks (§7)', () => {
     expect((await noToolErrors().run(called(['a']))).score).toBe(1);
     expect((await noToolErrors().run(called(['a'], { state: 'output-error', errorText: 'boom' }))).score).toBe(0);
     expect((await noToolErrors().run(called(['a'], { isError: true }))).score).toBe(0);
-    expect((await noToolErrors().run(called(['a'], { result: { error: 'nope' } }))).score).toBe(0);
     expect((await noToolErrors().run(called(['a'], { state: 'call' }))).score).toBe(0);
+    // A result the tool marked failed (MCP isError, status: error) fails; a business answer with an error field is data.
+    expect((await noToolErrors().run(called(['a'], { result: { isError: true, content: 'quota exceeded' } }))).score).toBe(0);
+    expect((await noToolErrors().run(called(['a'], { result: { status: 'error', message: 'upstream 502' } }))).score).toBe(0);
+    expect((await noToolErrors().run(called(['a'], { result: { error: 'claim not found', claim_id: 'CLM-77812' } }))).score).toBe(1);
+  });
+
+  it('noToolErrors names every failed tool and its error text', async () => {
+    const run = {
+      input: { inputMessages: [msg('user', 'q')] },
+      output: [
+        msg('assistant', 'Sorry, the order service is down.', [
+          { toolCallId: 'c1', toolName: 'lookupOrder', state: 'output-error', errorText: 'Order database unavailable (timeout after 5000 ms)' },
+          { toolCallId: 'c2', toolName: 'getRefund', state: 'result', result: { status: 'error', message: 'upstream 502' } },
+          { toolCallId: 'c3', toolName: 'getClaim', state: 'result', result: { error: 'claim not found' } },
+        ]),
+      ],
+    };
+    const r = await noToolErrors().run(run, { reason: 'on-fail' } as never);
+    expect(r.score).toBe(0);
+    expect(r.reason).toBe('2 tool call(s) failed: lookupOrder: Order database unavailable (timeout after 5000 ms); getRefund: upstream 502.');
   });
 });

@@ -1,10 +1,11 @@
 /**
- * Claim grounding: each specific of the answer is supported, contradicted or unsupported by the tool
- * results; one contradiction scores 0; no tool result and no document is not applicable. Expected values
- * come from the scenario (what the tool said vs what the answer says) and the documented formula.
+ * Claim grounding: each specific of the answer is supported, contradicted, fabricated (a made-up identifier)
+ * or unverified; one contradiction or fabrication scores 0, unverified specifics never fail; no tool result,
+ * no failed call and no document is not applicable. Expected values come from the scenario (what the tool
+ * said vs what the answer says) and the documented formula.
  */
 import { describe, expect, it } from 'vitest';
-import { createClaimGroundingScorer, checkClaims, claimGroundingReason, claimGroundingScore, HARD_WEIGHT, SOFT_WEIGHT } from '../../../src/scorers/code/claim-grounding/index.js';
+import { createClaimGroundingScorer, checkClaims, claimGroundingReason, claimGroundingScore } from '../../../src/scorers/code/claim-grounding/index.js';
 import { createScorerRegistry } from '../../../src/scorers/registry.js';
 import { LIVE_RUN_KEY } from '../../../src/scorers/llm/shared.js';
 import { msg } from './helpers.js';
@@ -31,8 +32,9 @@ describe('claim-grounding', () => {
     expect(texts(p.contradicted)).toEqual(['FedEx', 'cancelled']);
     // "yesterday" is 2025-12-31, the day the order shipped; A-1009 is the tool's order id.
     expect(texts(p.supported)).toEqual(['A-1009', 'yesterday']);
-    expect(texts(p.unsupported)).toEqual(['refunded']);
-    // The reason shows the tool value beside each contradiction.
+    expect(texts(p.unverified)).toEqual(['refunded']);
+    // The reason leads with each contradiction and the tool value beside it.
+    expect(r.reason).toMatch(/^Contradicted by the tool results: /);
     expect(r.reason).toContain('"FedEx" vs lookupOrder carrier: "DHL"');
     expect(r.reason).toContain('"cancelled" vs lookupOrder status: "shipped"');
     expect(r.reason).toContain('"refunded"');
@@ -79,24 +81,36 @@ describe('claim-grounding', () => {
     expect(checkClaims('Order A-1009 ships tomorrow.', tool, []).contradicted).toEqual([]);
   });
 
-  it('scores unsupported specifics by weight, and a contradiction 0 however much else is right', () => {
-    // Supported: A-1009, DHL; unsupported hard: $15 (no tool mentions a credit).
+  it('never fails unverified specifics: 0.5 + 0.5 · supported / (supported + unverified); a contradiction is 0 however much else is right', () => {
+    // Supported: A-1009, DHL, on its way; unverified: $15 (no tool mentions a credit).
     const r = checkClaims("Order A-1009 is on its way with DHL. We've added a $15 credit to your account.", [{ toolName: 'lookupOrder', result: ORDER }], []);
     expect(texts(r.supported)).toEqual(['A-1009', 'DHL', 'on its way']);
-    expect(texts(r.unsupported)).toEqual(['$15']);
-    expect(claimGroundingScore(r)).toBe(3 / (3 + HARD_WEIGHT));
-    // An unsupported name weighs SOFT_WEIGHT.
+    expect(texts(r.unverified)).toEqual(['$15']);
+    expect(claimGroundingScore(r)).toBe(0.5 + (0.5 * 3) / 4);
     const soft = checkClaims('It is 18°C in Lisbon, says our agent Maria.', [{ toolName: 'getWeather', result: WEATHER }], []);
-    expect(texts(soft.unsupported)).toEqual(['Maria']);
-    expect(claimGroundingScore(soft)).toBe(2 / (2 + SOFT_WEIGHT));
-    // The reason shows the score with two decimals (3 / 6 = 0.5; 2 / 2.5 = 0.8), and names what was unsupported.
-    expect(claimGroundingReason(r, claimGroundingScore(r))).toMatch(/^The score is 0\.5 because 3 of 4 specifics are supported; not in any tool result or document: "\$15"/);
-    const third = 1 / 7;
-    expect(claimGroundingReason(soft, third)).toMatch(/^The score is 0\.14 because /);
+    expect(texts(soft.unverified)).toEqual(['Maria']);
+    expect(claimGroundingScore(soft)).toBe(0.5 + (0.5 * 2) / 3);
+    // Nothing checkable at all: 0.5, which the default threshold (0.5) passes.
+    const none = checkClaims('Our agent Maria will call you.', [{ toolName: 'getWeather', result: WEATHER }], []);
+    expect(none.supported).toEqual([]);
+    expect(claimGroundingScore(none)).toBe(0.5);
+    // The reason says what could not be verified, then the counts and the score with two decimals.
+    expect(claimGroundingReason(r, claimGroundingScore(r))).toBe('Could not be verified: "$15" (15 USD). 3 supported, 0 contradicted, 0 made up, 1 unverified; score 0.88.');
     // Five supported specifics and one contradiction: still 0 (no tie can pass a contradiction).
     const many = checkClaims('It is 25°C in Lisbon with light rain and 81% humidity, says order A-1009 shipped with DHL.', [{ toolName: 'getWeather', result: WEATHER }, { toolName: 'lookupOrder', result: ORDER }], []);
     expect(many.supported.length).toBeGreaterThanOrEqual(5);
     expect(claimGroundingScore(many)).toBe(0);
+  });
+
+  it('fails a made-up identifier: a tracking number, an e-mail, a URL, a phone number in no tool result or input', () => {
+    const tool = [{ toolName: 'getShipment', result: { trackingNumber: '1Z999AA10123456784', contact: 'help@parcelly.com', phone: '+1 (555) 010-7788', url: 'https://parcelly.com/track/1Z999AA10123456784' } }];
+    const made = (answer: string): string[] => checkClaims(answer, tool, [], { givenText: 'Where is 1Z999AA10123456784? Reply to ann@example.com' }).fabricated.map((i) => i.text);
+    expect(made('Track it with 1Z999AA10123456999.')).toEqual(['1Z999AA10123456999']);
+    expect(made('Write to claims@parcelly.com.')).toEqual(['claims@parcelly.com']);
+    expect(made('See https://parcelly.com/claims/new for a claim.')).toEqual(['https://parcelly.com/claims/new']);
+    expect(made('Call 555-010-9999.')).toEqual(['555-010-9999']);
+    // The same identifiers as the tool or the question gave them, written another way: not made up.
+    expect(made('Tracking 1Z999AA10123456784 — see parcelly.com/track/1Z999AA10123456784, call 555-010-7788 or write to help@parcelly.com; we will reply to ann@example.com.')).toEqual([]);
   });
 
   it('does not count what the question gave, and checks derived values (sums, conversions)', () => {
@@ -104,7 +118,7 @@ describe('claim-grounding', () => {
     expect(texts(given.given)).toEqual(['A-2000']);
     expect(claimGroundingScore(given)).toBe(1);
     const sum = checkClaims('The jacket is $89 and shipping $12.50, so $101.50 in total.', [{ toolName: 'checkStock', result: { price: 89 } }, { toolName: 'quote', result: { costUsd: 12.5 } }], []);
-    expect(sum.unsupported).toEqual([]);
+    expect(sum.unverified).toEqual([]);
     expect(claimGroundingScore(sum)).toBe(1);
     expect(claimGroundingScore(checkClaims('It is 64.4°F in Lisbon.', [{ toolName: 'getWeather', result: WEATHER }], []))).toBe(1);
   });
@@ -112,8 +126,12 @@ describe('claim-grounding', () => {
   it('walks JSON held in strings and reads retrieved documents and static context', async () => {
     // AI SDK 6 records a tool result as a JSON string.
     expect(claimGroundingScore(checkClaims('Shipped with DHL.', [{ toolName: 'lookupOrder', result: JSON.stringify(ORDER) }], []))).toBe(1);
-    const docs = checkClaims('Refunds are issued within 30 days.', [], ['Refunds are issued within 14 days of purchase for unused items.']);
-    expect(docs.contradicted.map((i) => i.text)).toEqual(['30 days']);
+    const docs = checkClaims('Refunds are issued within 14 days, and return shipping is free.', [], ['Refunds are issued within 14 days of purchase for unused items.']);
+    expect(docs.supported.map((i) => i.text)).toContain('14 days');
+    expect(docs.contradicted).toEqual([]);
+    // A duration of prose that names no key is not tied to the document's: unverified, never a contradiction.
+    const other = checkClaims('Refunds are issued within 30 days.', [], ['Refunds are issued within 14 days of purchase for unused items.']);
+    expect([other.contradicted.length, other.unverified.map((i) => i.text)]).toEqual([0, ['30 days']]);
     const s = createClaimGroundingScorer({ context: ['Support is open from 9am.'] });
     expect((await s.run({ output: [msg('assistant', 'We open at 9am.')] })).score).toBe(1);
   });

@@ -41,7 +41,18 @@ const REFUSALS: readonly RegExp[] = [
   /\bi(?:'m| am)\s+(?:sorry|afraid)\b[^.!?]{0,20}\b(?:can(?:no|')t|cannot|don't|do not|am unable|won't)\b/i,
 ];
 
-const STALL = /^\s*(?:(?:sure|okay|ok|alright|of course)[,!.]?\s*)?(?:let me (?:check|look|see|find|get|pull)|i(?:'ll| will) (?:check|look|find|get back|pull)|one moment|just a (?:moment|second|sec)|give me a (?:moment|second|sec)|please (?:wait|hold)|hold on|checking)\b/i;
+/** Pleasantries that carry no answer. */
+const FILLER = /\b(?:of course|sure(?: thing)?|certainly|absolutely|no problem|happy to help(?: (?:with that|you))?|glad to help|i(?:'d| would) be happy to help|let me know(?: if you need anything else)?|thanks?(?: you)?(?: for (?:asking|your patience))?|great question|you're welcome|with that|okay|ok|alright|hi|hello|hey)\b/giu;
+
+/** Capitalised words of the question past its first word, lowercase: the names it asks about. */
+function questionNames(question: string): Set<string> {
+  const out = new Set<string>();
+  const words = question.split(/\s+/).slice(1);
+  for (const w of words) if (/^\p{Lu}/u.test(w)) for (const c of contentWords(w)) out.add(c);
+  return out;
+}
+
+const STALL = /^\s*(?:(?:sure|okay|ok|alright|of course)[,!.]?\s*)?(?:let me (?:check|look|see|find|get|pull|take a look|dig|have a look)|i(?:'ll| will) (?:check|look|find|get back|pull|take a look|have a look)|one moment|just a (?:moment|second|sec)|give me a (?:moment|second|sec)|please (?:wait|hold)|hold on|checking)\b/i;
 
 /**
  * Classify an answer (the scorer's preprocess step, usable alone).
@@ -59,6 +70,8 @@ export function nonAnswerOf(answer: string, question: string, tools: readonly { 
   if ((text.match(/[\p{L}\p{N}]{2,}/gu) ?? []).length === 0 || /^(?:ok|okay|sure|done|yes|no|hmm+|n\/a|none|null|undefined)[.!]?$/i.test(text)) {
     return { ...base, nonAnswer: 'empty', evidence: text };
   }
+  // Only pleasantries ("Of course! Happy to help with that. 😊"): nothing said.
+  if (text.replace(FILLER, ' ').replace(/[^\p{L}\p{N}]+/gu, '').length === 0) return { ...base, nonAnswer: 'empty', evidence: text };
   const sources = groundingTerms(useful, documents);
   const questionTerms = new Set(contentWords(question));
   const answerTerms = contentWords(text);
@@ -72,6 +85,11 @@ export function nonAnswerOf(answer: string, question: string, tools: readonly { 
   const distinct = new Set(answerTerms);
   const shared = [...distinct].filter((w) => sources.terms.has(w) || questionTerms.has(w));
   if (distinct.size >= 3 && shared.length === 0) return { ...base, nonAnswer: 'off-topic', evidence: [...distinct].slice(0, 8).join(', ') };
+  // Talks about the place or thing asked about, but about something else: it shares only the question's names
+  // (Denver, the store's name) and no other word with the question or with what the tools returned.
+  const names = questionNames(question);
+  const onTopic = [...distinct].filter((w) => !names.has(w) && (questionTerms.has(w) || sources.valueTerms.has(w)));
+  if (distinct.size >= 8 && onTopic.length === 0) return { ...base, nonAnswer: 'off-topic', evidence: [...distinct].slice(0, 8).join(', ') };
   return base;
 }
 

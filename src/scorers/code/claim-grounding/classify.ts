@@ -9,12 +9,13 @@
  * whose key is named next to the specific (`total`, `carrier`). Support wins inside that set.
  */
 import { weekdayOf } from './dates.js';
+import { currencyMismatch, numberSupport, numberTie, scaleSlip, transposedEvidence, unitMismatch, type Evidence, type NumberEvidence } from './evidence.js';
 import type { Fact, GroundingSources } from './sources.js';
-import { contentWords, letterOrDigit } from './sources.js';
+import { contentWords, letterOrDigit, stem } from './sources.js';
 import type { DateSpecific, EntitySpecific, IdSpecific, NumberSpecific, Specific, StatusSpecific, TimeSpecific } from './specifics.js';
 import { IMPLIES, STOP_WORDS } from './vocabulary.js';
 
-export type Verdict = 'supported' | 'contradicted' | 'unsupported' | 'given' | 'ignored';
+export type Verdict = 'supported' | 'contradicted' | 'fabricated' | 'unverified' | 'given' | 'ignored';
 
 export interface Classified {
   specific: Specific;
@@ -41,6 +42,8 @@ export interface ClaimContext {
   clauseTerms(i: number, at: number): ReadonlySet<string>;
   /** The sources' facts of each kind, in source order. */
   facts: FactsByKind;
+  /** The run's numbers, direct and derived (read once per run). */
+  evidence: Evidence;
 }
 
 /** The facts of one kind, each with its specific narrowed to that kind. */
@@ -65,7 +68,7 @@ function factsByKind(facts: readonly Fact[]): FactsByKind {
  * What every specific of one answer shares: its claims, their words (made when first asked for) and the
  * sources' facts by kind.
  */
-export function claimContext(claims: readonly string[], sources: GroundingSources): ClaimContext {
+export function claimContext(claims: readonly string[], sources: GroundingSources, evidence: Evidence): ClaimContext {
   const terms: (ReadonlySet<string> | undefined)[] = [];
   const clauses: (ClauseWords | undefined)[] = [];
   const claimAt = (i: number): string => (i >= 0 && i < claims.length ? (claims[i] as string) : '');
@@ -74,6 +77,7 @@ export function claimContext(claims: readonly string[], sources: GroundingSource
     claimTerms: (i) => (terms[i] ??= new Set(contentWords(claimAt(i)))),
     clauseTerms: (i, at) => (clauses[i] ??= new ClauseWords(claimAt(i))).at(at),
     facts: factsByKind(sources.facts),
+    evidence,
   };
 }
 
@@ -181,15 +185,42 @@ function ambiguous(spec: Specific): boolean {
 
 function decide(spec: Specific, relevant: Relevant[], sources: GroundingSources, ctx: ClaimContext): { verdict: 'supported' | 'contradicted'; evidence: Fact[] } | undefined {
   if (relevant.length === 0) return undefined;
+  // Support anywhere wins: a value some slot holds is never called a contradiction.
+  const anySupport = relevant.filter((r) => r.supports);
   const words = around(spec, ctx);
   const scored = relevant.map((r) => ({ fact: r.fact, supports: r.supports, a: affinity(r.fact, words, sources) }));
   const max = Math.max(...scored.map((r) => r.a));
   const top = max > 0 ? scored.filter((r) => r.a === max) : scored;
   const support = top.filter((r) => r.supports);
   if (support.length > 0) return { verdict: 'supported', evidence: support.map((r) => r.fact) };
-  if (max === 0 && (ambiguous(spec) || new Set(top.map((r) => r.fact.slot.group)).size > 1)) return undefined;
-  return { verdict: 'contradicted', evidence: top.map((r) => r.fact) };
+  if (anySupport.length > 0) return { verdict: 'supported', evidence: anySupport.map((r) => r.fact) };
+  // A contradiction needs the answer's own words to tie the specific to one slot: the claim shares words with
+  // the slot's object, and either names the slot's key next to the specific or leaves one slot to mean.
+  if (max <= 0 && (ambiguous(spec) || top.every((r) => inList(r.fact)))) return undefined;
+  const nearStems = new Set([...words.near].map(stem));
+  const named = top.filter((r) => r.fact.slot.keyWords.some((w) => !UNIT_KEY_WORDS.has(w) && nearStems.has(stem(w))));
+  const slots = new Set(top.map((r) => `${r.fact.slot.source}\u0000${r.fact.slot.path}`));
+  if (named.length > 0) return { verdict: 'contradicted', evidence: named.map((r) => r.fact) };
+  // Amounts, durations and counts combine in too many ways: only a named key ties them.
+  if (spec.kind === 'number' && (spec.dim === undefined || spec.dim === 'money' || spec.dim === 'duration' || spec.dim === 'count')) return undefined;
+  const groups = new Set(top.map((r) => r.fact.slot.group)).size;
+  if (slots.size === 1 && (max > 0 || groups === 1)) return { verdict: 'contradicted', evidence: top.map((r) => r.fact) };
+  // Every slot of the one record the claim is about disagrees: a status (`available: false`, `stock: 0`) or a
+  // written date (an invoice's paid and due dates). Amounts are not decided so: a record's other amounts
+  // combine in too many ways.
+  const writtenDate = spec.kind === 'date' && !RELATIVE.test(spec.text);
+  if (max > 0 && groups === 1 && (spec.kind === 'status' || writtenDate)) return { verdict: 'contradicted', evidence: top.map((r) => r.fact) };
+  return undefined;
 }
+
+/** A slot inside a list (`stores.1.status`): one of several records, which the claim must name. */
+const inList = (f: Fact): boolean => /(?:^|\.)\d+(?:\.|$)/.test(f.slot.path);
+
+/** Relative days and loose times of day: never a contradiction ("open 8 AM to 8 PM today"). */
+const RELATIVE = /^(?:today|tonight|this (?:morning|afternoon|evening)|now)$/i;
+
+/** Key words that name a unit, not a thing: `pto_hours` does not tie "55 hours" to itself. */
+const UNIT_KEY_WORDS: ReadonlySet<string> = new Set(['night', 'hour', 'hr', 'day', 'minute', 'min', 'second', 'sec', 'ms', 'week', 'month', 'year', 'cent', 'usd', 'eur', 'gbp', 'pct', 'percent', 'kg', 'lb', 'km', 'mi', 'mile', 'c', 'f', 'mb', 'gb', 'kb', 'ft', 'sqft', 'at', 'on', 'date', 'time', 'utc']);
 
 const toF = (c: number): number => (c * 9) / 5 + 32;
 const toC = (f: number): number => ((f - 32) * 5) / 9;
@@ -206,7 +237,7 @@ function comparable(a: NumberSpecific, s: NumberSpecific): number | undefined {
 
 /** Equal as written: within half the last written digit (18 for 18.4), or 10 % when the answer says "about". */
 function sameValue(a: NumberSpecific, value: number): boolean {
-  const step = 10 ** -a.decimals * a.factor;
+  const step = 10 ** -a.decimals * a.factor * (a.scale ?? 1);
   const tolerance = a.approx ? Math.max(step, Math.abs(a.value) * 0.1) : step / 2 + 1e-9;
   return Math.abs(a.value - value) <= tolerance;
 }
@@ -252,8 +283,20 @@ function writesNumber(text: string, value: number): boolean {
   return new RegExp(`(?<![\\d.])${written.replace('.', '\\.')}(?![\\d])`).test(text);
 }
 
+/** A tied slot of the evidence as a fact, for the reason. */
+function tieFact(e: NumberEvidence): Fact {
+  const specific: NumberSpecific = { kind: 'number', text: String(e.value), claim: 0, at: 0, decimals: 0, approx: false, value: e.value, factor: 1 };
+  return { specific, slot: { source: e.source, path: e.path, keyWords: e.words, group: e.source, shown: JSON.stringify(e.value), exclusive: false } };
+}
+
 function classifyNumber(a: NumberSpecific, sources: GroundingSources, given: GivenText, ctx: ClaimContext): Classified {
   const nums = ctx.facts.number;
+  // Any number of the run, normalised (sign, scale, unit, rounding) or derived, that is the written value.
+  const backed = numberSupport(a, ctx.evidence, ctx.claimTerms(a.claim));
+  if (backed) {
+    const slot = nums.find(({ fact }) => fact.slot.source === backed.source && fact.slot.path === backed.path);
+    return { specific: a, verdict: 'supported', evidence: slot ? [slot.fact] : [] };
+  }
   const relevant: Relevant[] = [];
   for (const { fact, s: n } of nums) {
     const v = comparable(a, n);
@@ -275,8 +318,62 @@ function classifyNumber(a: NumberSpecific, sources: GroundingSources, given: Giv
   if (a.dim === undefined && writesNumber(sources.text, a.value)) {
     return { specific: a, verdict: 'supported', evidence: [] };
   }
+  const otherCurrency = currencyMismatch(a, ctx.evidence) ?? unitMismatch(a, ctx.evidence);
+  if (otherCurrency) return { specific: a, verdict: 'contradicted', evidence: [tieFact(otherCurrency)] };
+  // Nothing supports it: contradicted when the claim names one slot's key next to it.
+  const tie = numberTie(a, ctx.evidence, nearWords(ctx.claims[a.claim] ?? '', a.at, a.text.length));
+  if (tie && !given.specifics.some((g) => g.kind === 'number' && sameValue(a, g.value))) {
+    return { specific: a, verdict: 'contradicted', evidence: [tieFact(tie)] };
+  }
+  if (a.dim === undefined && writesNumber(sources.text, a.value)) {
+    return { specific: a, verdict: 'supported', evidence: [] };
+  }
   if (given.specifics.some((g) => g.kind === 'number' && sameValue(a, g.value))) return { specific: a, verdict: 'given', evidence: [] };
-  return { specific: a, verdict: 'unsupported', evidence: [] };
+  // A slip of the pen: two digits swapped (1926 → 1962, 52 → 25) or one digit wrong (342 → 348) in a number
+  // of the record the claim is about.
+  const slip = nearMiss(a, ctx, sources);
+  if (slip) return { specific: a, verdict: 'contradicted', evidence: [slip] };
+  return { specific: a, verdict: 'unverified', evidence: [] };
+}
+
+/** The digits of a number as written at `decimals` places. */
+const digitsAt = (v: number, decimals: number): string => Math.abs(v).toFixed(Math.max(0, Math.min(decimals, 6))).replace('.', '');
+
+/** Two digit strings one adjacent swap apart, or (three digits or more) one digit apart. */
+function slipped(x: string, y: string): boolean {
+  if (x.length !== y.length || x === y || x.length < 2) return false;
+  const diff: number[] = [];
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) diff.push(i);
+  if (diff.length === 2 && diff[1] === (diff[0] as number) + 1 && x[diff[0] as number] === y[diff[1]] && x[diff[1]] === y[diff[0] as number]) return true;
+  return diff.length === 1 && x.length >= 3;
+}
+
+function nearMiss(a: NumberSpecific, ctx: ClaimContext, sources: GroundingSources): Fact | undefined {
+  const mine = digitsAt(a.dim === 'duration' || a.dim === 'length' || a.dim === 'mass' || a.dim === 'speed' ? a.value / a.factor : a.value / (a.scale ?? 1), a.decimals);
+  const words = around(a, ctx);
+  for (const { fact, s } of ctx.facts.number) {
+    if (a.dim !== undefined && s.dim !== undefined && a.dim !== s.dim) continue;
+    if (a.dim === 'money' && a.unit && s.unit && a.unit !== s.unit) continue;
+    const v = comparable(a, s);
+    if (v === undefined) continue;
+    const theirs = digitsAt(a.dim === 'duration' || a.dim === 'length' || a.dim === 'mass' || a.dim === 'speed' ? v / a.factor : v / (a.scale ?? 1), a.decimals);
+    if (!slipped(mine, theirs)) continue;
+    if (affinity(fact, words, sources) > 0 || mine.length >= 4) return fact;
+  }
+  // A year written wrong: "since June 2012" for 2021-06-14.
+  if (a.dim === undefined && Number.isInteger(a.value) && a.value >= 1900 && a.value <= 2100) {
+    for (const { fact, s } of ctx.facts.date) if (s.day !== undefined && slipped(mine, s.day.slice(0, 4)) && affinity(fact, words, sources) > 0) return fact;
+  }
+  // Derived values (2 nights × €184 = €368 written €386; a total one digit off): two adjacent digits swapped
+  // (three digits or more), or one digit wrong (four or more).
+  if (mine.length >= 3) {
+    const e = transposedEvidence(a, ctx.evidence, mine);
+    if (e) return tieFact(e);
+  }
+  // An amount off by a power of ten ($1,562.00 for 1562000 cents = $15,620).
+  const scaled = scaleSlip(a, ctx.evidence);
+  if (scaled) return tieFact(scaled);
+  return undefined;
 }
 
 function dateMatches(a: DateSpecific, b: DateSpecific): boolean {
@@ -287,6 +384,13 @@ function dateMatches(a: DateSpecific, b: DateSpecific): boolean {
 }
 
 function classifyDate(a: DateSpecific, sources: GroundingSources, given: GivenText, ctx: ClaimContext): Classified {
+  // "Friday, November 19" when November 19 is a Thursday: the weekday contradicts the date it is written with
+  // (the year from the date itself, else from the source date it matches).
+  if (a.stated !== undefined) {
+    const match = ctx.facts.date.find(({ s }) => s.day !== undefined && dateMatches(a, s));
+    const day = a.day ?? match?.s.day;
+    if (day !== undefined && weekdayOf(day) !== a.stated) return { specific: a, verdict: 'contradicted', evidence: match ? [match.fact] : [] };
+  }
   const relevant: Relevant[] = [];
   for (const { fact, s } of ctx.facts.date) {
     // A bare weekday can only disagree with a full date.
@@ -294,9 +398,9 @@ function classifyDate(a: DateSpecific, sources: GroundingSources, given: GivenTe
     relevant.push({ fact, supports: dateMatches(a, s) });
   }
   const decided = decide(a, relevant, sources, ctx);
-  if (decided) return { specific: a, ...decided };
+  if (decided && !(decided.verdict === 'contradicted' && RELATIVE.test(a.text.trim()))) return { specific: a, ...decided };
   if (given.specifics.some((g) => g.kind === 'date' && dateMatches(a, g))) return { specific: a, verdict: 'given', evidence: [] };
-  return { specific: a, verdict: 'unsupported', evidence: [] };
+  return { specific: a, verdict: 'unverified', evidence: [] };
 }
 
 function classifyTime(a: TimeSpecific, sources: GroundingSources, given: GivenText, ctx: ClaimContext): Classified {
@@ -313,22 +417,56 @@ function classifyTime(a: TimeSpecific, sources: GroundingSources, given: GivenTe
     }
   }
   const decided = decide(a, relevant, sources, ctx);
+  // A time the sources give in UTC (or with an offset) may be written in local time: contradicted only when
+  // the claim says UTC too, and never by a whole number of hours.
+  const utc = (f: Fact): boolean => /T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z"?$/.test(f.slot.shown);
+  const saysUtc = /\b(?:utc|gmt|zulu)\b|\d[zZ]\b/i.test(ctx.claims[a.claim] ?? '');
+  if (decided?.verdict === 'contradicted' && !saysUtc && decided.evidence.some(utc)) return { specific: a, verdict: 'unverified', evidence: decided.evidence };
   if (decided) return { specific: a, ...decided };
   if (given.specifics.some((g) => g.kind === 'time' && g.minutes === a.minutes)) return { specific: a, verdict: 'given', evidence: [] };
-  return { specific: a, verdict: 'unsupported', evidence: [] };
+  return { specific: a, verdict: 'unverified', evidence: [] };
 }
+
+/** Ids that name one thing each: made up, they send a user to the wrong parcel, ticket or address. */
+function identifies(a: IdSpecific): boolean {
+  if (a.shape === 'url' || a.shape === 'email' || a.shape === 'phone') return true;
+  return a.norm.length >= 5 && /\d/.test(a.norm);
+}
+
+/** A URL without scheme, `www.`, trailing slash or punctuation. */
+const bareUrl = (u: string): string => u.toLowerCase().replace(/^https?:\/\//, '').replace(/^www\./, '').replace(/[/.,;:!?)]+$/, '');
+
+/** Digits only, for phone numbers (`+1 (555) 010-7788` is `15550107788`). */
+const digitsOf = (s: string): string => s.replace(/\D/g, '');
 
 function classifyId(a: IdSpecific, sources: GroundingSources, given: GivenText, ctx: ClaimContext): Classified {
   const relevant: Relevant[] = [];
   for (const { fact, s } of ctx.facts.id) {
     if (s.norm === a.norm) relevant.push({ fact, supports: true });
+    else if (a.shape === 'url' && s.shape === 'url' && bareUrl(s.norm) === bareUrl(a.norm)) relevant.push({ fact, supports: true });
+    else if (a.shape === 'phone' && s.shape === 'phone' && sameNumber(digitsOf(s.norm), digitsOf(a.norm))) relevant.push({ fact, supports: true });
     else if (s.shape === a.shape && a.shape !== 'url' && a.shape !== 'email') relevant.push({ fact, supports: false });
   }
-  if (!relevant.some((r) => r.supports) && a.norm.length >= 4 && sources.idText.includes(a.norm.toUpperCase())) return { specific: a, verdict: 'supported', evidence: [] };
-  if (!relevant.some((r) => r.supports) && (given.idText.includes(a.norm.toUpperCase()) || given.text.includes(a.norm))) return { specific: a, verdict: 'given', evidence: [] };
+  if (!relevant.some((r) => r.supports)) {
+    const upper = a.norm.toUpperCase();
+    if (a.norm.length >= 4 && sources.idText.includes(upper)) return { specific: a, verdict: 'supported', evidence: [] };
+    if (a.shape === 'url' && sources.text.includes(bareUrl(a.norm))) return { specific: a, verdict: 'supported', evidence: [] };
+    if (a.shape === 'email' && sources.text.includes(a.norm.toLowerCase())) return { specific: a, verdict: 'supported', evidence: [] };
+    if (a.shape === 'phone' && digitsOf(a.norm).length >= 7 && sources.idText.replace(/[^0-9\n]/g, '').includes(digitsOf(a.norm).slice(-7))) return { specific: a, verdict: 'supported', evidence: [] };
+    if (given.idText.includes(upper) || given.text.includes(a.norm.toLowerCase())) return { specific: a, verdict: 'given', evidence: [] };
+  }
   const decided = decide(a, relevant, sources, ctx);
+  if (decided?.verdict === 'supported') return { specific: a, ...decided };
+  // An identifier that no tool result, document or input holds was made up.
+  if (identifies(a)) return { specific: a, verdict: 'fabricated', evidence: decided?.evidence ?? [] };
   if (decided) return { specific: a, ...decided };
-  return { specific: a, verdict: 'unsupported', evidence: [] };
+  return { specific: a, verdict: 'unverified', evidence: [] };
+}
+
+/** Two phone numbers that are the same with or without a country code. */
+function sameNumber(x: string, y: string): boolean {
+  if (x.length < 7 || y.length < 7) return x === y;
+  return x.endsWith(y) || y.endsWith(x);
 }
 
 /** The code point that ends just before `i`, as a `u` lookbehind reads it (a surrogate pair is one). */
@@ -357,7 +495,11 @@ function mentions(text: string, norm: string): boolean {
   return false;
 }
 
+/** Time zones and clock words: capitalised, but not names to check. */
+const ZONES: ReadonlySet<string> = new Set(['utc', 'gmt', 'bst', 'cet', 'cest', 'eet', 'eest', 'wet', 'west', 'est', 'edt', 'cst', 'cdt', 'mst', 'mdt', 'pst', 'pdt', 'akst', 'akdt', 'hst', 'ist', 'jst', 'kst', 'aest', 'aedt', 'acst', 'awst', 'nzst', 'nzdt', 'sgt', 'hkt', 'z', 'am', 'pm', 'eastern', 'central', 'pacific', 'mountain', 'local']);
+
 function classifyEntity(a: EntitySpecific, sources: GroundingSources, given: GivenText, ctx: ClaimContext): Classified {
+  if (ZONES.has(a.norm)) return { specific: a, verdict: 'ignored', evidence: [] };
   if (mentions(sources.text, a.norm)) {
     const evidence = ctx.facts.entity.filter(({ s }) => s.norm === a.norm).map(({ fact }) => fact);
     return { specific: a, verdict: 'supported', evidence };
@@ -371,12 +513,14 @@ function classifyEntity(a: EntitySpecific, sources: GroundingSources, given: Giv
   const relevant: Relevant[] = [];
   for (const { fact, s } of ctx.facts.entity) {
     if (s.norm === a.norm) continue;
-    if ((a.cls !== undefined && s.cls === a.cls) || (fact.slot.keyWords.some((w) => w.length > 3 && w !== 'name' && near.has(w)) && fact.slot.path !== '')) {
+    if ((a.cls !== undefined && (s.cls === a.cls || fact.slot.keyWords.includes(a.cls))) || (fact.slot.keyWords.some((w) => w.length > 3 && w !== 'name' && near.has(w)) && fact.slot.path !== '' && !/\d/.test(s.norm))) {
       relevant.push({ fact, supports: false });
     }
   }
   // A name that shares a word with a slot's name but is another name: "Storm Shell Jacket" for "Nimbus Rain Jacket".
-  if (relevant.length === 0 && words.length > 1) {
+  const claimText = ctx.claims[a.claim] ?? '';
+  const sentenceStart = /(?:^|[.!?:]\s+|^[\s*•#>|-]+)$/u.test(claimText.slice(0, a.at));
+  if (relevant.length === 0 && words.length > 1 && !sentenceStart) {
     for (const { fact, s } of ctx.facts.entity) {
       if (fact.slot.path === '' || s.norm.split(' ').length < 2) continue;
       const theirs = new Set(s.norm.split(' ').filter((w) => w.length >= 3 && !STOP_WORDS.has(w)));
@@ -385,10 +529,10 @@ function classifyEntity(a: EntitySpecific, sources: GroundingSources, given: Giv
   }
   if (relevant.length === 0 || mentions(given.text, a.norm)) {
     if (mentions(given.text, a.norm)) return { specific: a, verdict: 'given', evidence: [] };
-    return { specific: a, verdict: a.weak ? 'ignored' : 'unsupported', evidence: [] };
+    return { specific: a, verdict: a.weak ? 'ignored' : 'unverified', evidence: [] };
   }
   const decided = decide(a, relevant, sources, ctx);
-  return { specific: a, ...(decided ?? { verdict: 'unsupported', evidence: [] }) };
+  return { specific: a, ...(decided ?? { verdict: 'unverified', evidence: [] }) };
 }
 
 /** Whether a source status fact agrees with the claim's reading, disagrees, or says nothing about it. */
@@ -418,7 +562,7 @@ function classifyStatus(a: StatusSpecific, sources: GroundingSources, ctx: Claim
   }
   const decided = decide(a, relevant, sources, ctx);
   if (decided) return { specific: a, ...decided };
-  return { specific: a, verdict: 'unsupported', evidence: [] };
+  return { specific: a, verdict: 'unverified', evidence: [] };
 }
 
 /** Classify one specific. */

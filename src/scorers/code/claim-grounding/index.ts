@@ -1,27 +1,28 @@
 /**
  * Claim grounding: are the specifics of the answer what the tools returned? Code only, no judge
- * (docs/scorers.md, `claim-grounding`).
+ * (docs/scorers.md, `claim-grounding`). Precision first: it fails a run only when it is sure.
  *
  * - The answer is split into claims (sentences, lines, `;` clauses); each claim's specifics are extracted:
- *   numbers with units, money and percentages normalised (`$1,276.40` = 1276.4, `18°C` = 18 °C, `81%`),
+ *   numbers with units, money and percentages normalised (`$1,276.40` = 1276.4, `$625k`, `18°C`, `81%`),
  *   dates (relative ones from the run's day), times, identifiers, named entities, and status words with
  *   their negation (`not available`).
  * - Sources: the run's tool results walked as JSON key/value pairs, and its retrieved documents (plus the
- *   static `context`). No tool result and no document → not applicable (`no-grounding-source`).
- * - Each specific is supported, contradicted (the slot the claim is about holds another value: status
- *   shipped vs "cancelled", carrier DHL vs "FedEx", `available: true` vs "not available", 3 vs "6 months"),
- *   unsupported (no source has it), or given (only the question, system prompt or tool arguments have it;
- *   not counted).
- * - score = 0 when anything is contradicted; else supported / (supported + 3 · unsupported hard +
- *   0.5 · unsupported soft), where hard = numbers, dates, times, ids and soft = names and status words;
- *   1 when there is nothing to check. Higher is better; the default set fails below 0.6, and a
- *   contradiction (0) fails under any threshold above 0.
+ *   static `context`); the run's numbers are also read with the unit and scale of their keys and derived
+ *   (`evidence.ts`). No tool result and no document → not applicable (`no-grounding-source`).
+ * - Each specific is supported (a source holds it, normalised or derived), contradicted (the answer's words
+ *   tie it to one slot, which holds another value, and nothing supports it), fabricated (an identifier that
+ *   no tool result, document or input holds), unverified (anything else that cannot be checked: never a
+ *   fail), or given (only the question, system prompt or tool arguments have it; not counted).
+ * - score = 0 when anything is contradicted or fabricated; else 0.5 + 0.5 · supported / (supported +
+ *   unverified), 1 when there is nothing to check. The default threshold 0.5 never fails an unverified
+ *   answer; a stricter threshold (say 0.75) fails answers that are mostly unverified.
  */
 import { createScorer } from '../../core/scorer.js';
 import { notScorable } from '../../core/not-scorable.js';
 import { classify, claimContext, type Classified, type GivenText } from './classify.js';
 import { runSources } from './run-sources.js';
-import { groundingSources, stem, type GroundingSources } from './sources.js';
+import { Evidence } from './evidence.js';
+import { contentWords, groundingSources, stem, type GroundingSources } from './sources.js';
 import { NEGATORS } from './vocabulary.js';
 import { extractSpecifics, type Specific } from './specifics.js';
 
@@ -30,10 +31,6 @@ export interface ClaimGroundingOptions {
   context?: string[];
 }
 
-/** Weight of an unsupported number, date, time or id against one supported specific. */
-export const HARD_WEIGHT = 3;
-/** Weight of an unsupported name or status word. */
-export const SOFT_WEIGHT = 0.5;
 
 /** A specific in the result, with the source values it was compared with. */
 export interface GroundingItem {
@@ -49,11 +46,12 @@ export interface ClaimGroundingResult {
   claims: string[];
   supported: GroundingItem[];
   contradicted: GroundingItem[];
-  unsupported: GroundingItem[];
+  /** Identifiers (tracking and order numbers, ids, e-mails, URLs, phone numbers) in no source or input. */
+  fabricated: GroundingItem[];
+  /** Specifics that could not be checked either way: never a fail. */
+  unverified: GroundingItem[];
   given: GroundingItem[];
 }
-
-const HARD: ReadonlySet<Specific['kind']> = new Set(['number', 'date', 'time', 'id']);
 
 /**
  * What the model was given. Only numbers, dates and times of it are compared (`classify`), so only those
@@ -106,6 +104,38 @@ function item(c: Classified, claims: readonly string[]): GroundingItem {
   };
 }
 
+/** `| a | b |` → ['a', 'b']. */
+const cells = (line: string): string[] => line.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => c.trim());
+const RULE = /^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)+\|?\s*$/;
+
+/**
+ * Markdown tables as sentences: the header row names columns, not facts, so it is dropped, and each row
+ * becomes one line of `column: cell` pairs, so a cell is read next to its column's name
+ * (`Evanston, Units in stock: 14`) and with the row's own words.
+ */
+function tablesAsLines(answer: string): string {
+  if (!answer.includes('|')) return answer;
+  const lines = answer.split('\n');
+  let header: string[] | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (i + 1 < lines.length && RULE.test(lines[i + 1] as string)) {
+      header = cells(line);
+      lines[i] = '';
+      continue;
+    }
+    if (RULE.test(line)) {
+      lines[i] = '';
+      continue;
+    }
+    if (header && /^\s*\|.*\|\s*$/.test(line)) {
+      const row = cells(line);
+      lines[i] = `${row.map((c, j) => (j === 0 || !header?.[j] ? c : `${header[j]}: ${c}`)).join(', ')}.`;
+    } else if (line.trim() === '') header = undefined;
+  }
+  return lines.join('\n');
+}
+
 /**
  * Check an answer against tool results and documents (the scorer's preprocess step, usable alone).
  *
@@ -123,10 +153,10 @@ export function checkClaims(
 ): ClaimGroundingResult {
   const ref = options.day;
   const sources = groundingSources(tools, documents, ref);
-  const { claims, specifics } = extractSpecifics(answer, ref ? { ref } : {});
+  const { claims, specifics } = extractSpecifics(tablesAsLines(answer), ref ? { ref } : {});
   const given = new Given(options.givenText ?? '', ref);
-  const ctx = claimContext(claims, sources);
-  const out: ClaimGroundingResult = { claims, supported: [], contradicted: [], unsupported: [], given: [] };
+  const ctx = claimContext(claims, sources, new Evidence(tools));
+  const out: ClaimGroundingResult = { claims, supported: [], contradicted: [], fabricated: [], unverified: [], given: [] };
   for (const s of specifics) {
     const c = classify(s, sources, given, ctx);
     if (c.verdict === 'ignored') continue;
@@ -136,22 +166,78 @@ export function checkClaims(
   return out;
 }
 
+/** Where a claim's clauses end for yes/no claims. */
+const BOOLEAN_CLAUSE = /[;:]|,\s+|\s+(?:but|and|while|whereas|although|though)\s+/u;
+/** A state reached (`has been issued`, `was refunded`, `we've sent`): what a null slot says has not happened. */
+const DONE = /\b(?:has|have|had|was|were|been|already)\b|'s been|'ve\b/u;
+const COMPLETED = /\b(?:issued|processed|sent|paid|approved|completed|credited|refunded|received|scheduled|assigned|written|published|filed|submitted|shipped|delivered|resolved|posted|booked|confirmed|released)\b/u;
+
+/** Whether a negator stands within four words before the first key word, or between the key words. */
+function negatedNear(words: readonly string[], hits: readonly number[]): boolean {
+  const from = Math.max(0, Math.min(...hits) - 4);
+  const to = Math.max(...hits);
+  for (let i = from; i <= to; i++) {
+    const w = words[i] as string;
+    if (NEGATORS.has(w) || w.endsWith("n't")) return true;
+  }
+  return false;
+}
+
 /**
- * Claims about yes/no slots that are not known statuses: a claim naming every meaningful word of the key
- * (`breakfastIncluded` → "breakfast … included") asserts the slot, negated when its clause has a negator.
+ * Claims about yes/no slots that are not known statuses: a clause naming every meaningful word of the key
+ * (`breakfastIncluded` → "breakfast … included") asserts the slot, negated when a negator stands next to
+ * those words. A null slot (`refund: null`) is contradicted by a clause that says its thing has happened
+ * ("your refund has been issued") and supported by one that says it has not.
  */
 function booleanClaims(claims: readonly string[], sources: GroundingSources): { item: GroundingItem; verdict: 'supported' | 'contradicted' }[] {
   const out: { item: GroundingItem; verdict: 'supported' | 'contradicted' }[] = [];
-  for (const b of sources.booleans) {
-    for (const claim of claims) {
-      for (const clause of claim.split(/[;:]|,\s+(?:but|and)\b/u)) {
-        const words = clause.toLowerCase().split(/[^\p{L}\p{N}']+/u).filter(Boolean);
-        const stems = new Set(words.map((w) => stem(w.replace(/'s$/, ''))));
-        if (!b.stems.every((s) => stems.has(s))) continue;
-        const negated = words.some((w) => NEGATORS.has(w)) || /\bn't\b|n't\s/.test(clause.toLowerCase());
-        const text = clause.trim();
+  type Slot = (typeof sources.booleans)[number];
+  /** Whether the clause is about the slot, and negated; undefined when it is not about it. */
+  const about = (b: Slot, lower: string, words: readonly string[], isNull: boolean): { negated: boolean; span: number; shared: number } | undefined => {
+    const hits: number[] = [];
+    for (const s of b.stems) {
+      const i = words.findIndex((w) => stem(w.replace(/'s$/, '')) === s);
+      if (i < 0) return undefined;
+      hits.push(i);
+    }
+    // A key that is a participle (`escalated`, `approved`) needs that very word: "escalate to …" asks, it does not state.
+    for (const w of b.slot.keyWords) if (w.length > 4 && w.endsWith('ed') && !words.includes(w)) return undefined;
+    // One record of a list: the clause must name something of that record (its city, its date, its id).
+    let shared = 0;
+    if (/(?:^|\.)\d+(?:\.|$)/.test(b.slot.path)) {
+      const record = sources.recordTerms.get(b.slot.group);
+      shared = record ? contentWords(lower).filter((w) => record.has(w)).length : 0;
+      if (shared === 0) return undefined;
+    }
+    const negated = negatedNear(words, hits);
+    if (isNull && !(COMPLETED.test(lower) && (DONE.test(lower) || negated))) return undefined;
+    return { negated, span: Math.max(...hits) - Math.min(...hits), shared };
+  };
+  for (const claim of claims) {
+    for (const clause of claim.split(BOOLEAN_CLAUSE)) {
+      const lower = clause.toLowerCase();
+      const words = lower.split(/[^\p{L}\p{N}']+/u).filter(Boolean);
+      const found: { b: Slot; negated: boolean; span: number; shared: number }[] = [];
+      for (const b of sources.booleans) {
+        const r = about(b, lower, words, false);
+        if (r) found.push({ b, ...r });
+      }
+      for (const b of sources.nulls) {
+        const r = about(b, lower, words, true);
+        if (r) found.push({ b, ...r });
+      }
+      // The most specific slots only, their words closest together: "curbside pickup" is about
+      // `curbsidePickup`, not `inStorePickup` ("the Tempe store … pickup").
+      const most = Math.max(0, ...found.map((f) => f.b.stems.length));
+      const tight = Math.min(...found.filter((f) => f.b.stems.length === most).map((f) => f.span));
+      // Of the records of one list, the one the clause names most.
+      const pattern = (b: Slot): string => `${b.slot.source}\u0000${b.slot.path.replace(/\d+/g, '#')}`;
+      const best = new Map<string, number>();
+      for (const f of found) best.set(pattern(f.b), Math.max(best.get(pattern(f.b)) ?? 0, f.shared));
+      for (const { b, negated, span, shared } of found) {
+        if (b.stems.length < most || span > tight || shared < (best.get(pattern(b)) ?? 0)) continue;
         out.push({
-          item: { kind: 'status', text, reading: `${negated ? 'not ' : ''}${b.slot.path}`, claim, sources: [{ source: b.slot.source, path: b.slot.path, value: b.slot.shown }] },
+          item: { kind: 'status', text: clause.trim(), reading: `${negated ? 'not ' : ''}${b.slot.path}`, claim, sources: [{ source: b.slot.source, path: b.slot.path, value: b.slot.shown }] },
           verdict: negated === !b.value ? 'supported' : 'contradicted',
         });
       }
@@ -162,12 +248,9 @@ function booleanClaims(claims: readonly string[], sources: GroundingSources): { 
 
 /** The score of a result (see the module comment). */
 export function claimGroundingScore(r: ClaimGroundingResult): number {
-  if (r.contradicted.length > 0) return 0;
-  const hard = r.unsupported.filter((i) => HARD.has(i.kind)).length;
-  const soft = r.unsupported.length - hard;
-  const supported = r.supported.length;
-  const total = supported + HARD_WEIGHT * hard + SOFT_WEIGHT * soft;
-  return total === 0 ? 1 : supported / total;
+  if (r.contradicted.length > 0 || r.fabricated.length > 0) return 0;
+  const checked = r.supported.length + r.unverified.length;
+  return checked === 0 ? 1 : 0.5 + (0.5 * r.supported.length) / checked;
 }
 
 function describe(i: GroundingItem): string {
@@ -176,17 +259,20 @@ function describe(i: GroundingItem): string {
   return `"${i.text}"${read} vs ${i.sources.map((s) => `${s.source}${s.path ? ` ${s.path}` : ''}: ${s.value}`).join(', ')}`;
 }
 
-/** The explanation: what was contradicted (with the tool value beside it) and what was unsupported. */
+/**
+ * The explanation, what decided first: the contradictions (with the tool value beside them) and made-up
+ * identifiers, then what could not be verified, then the counts.
+ */
 export function claimGroundingReason(r: ClaimGroundingResult, score: number): string {
-  const n = r.supported.length + r.contradicted.length + r.unsupported.length;
-  // Two decimals in the text (the record's score keeps full precision).
   const shown = Math.round(score * 100) / 100;
-  if (n === 0) return `The score is ${shown} because the answer states no specifics (numbers, dates, ids, names, statuses) to check.`;
   const parts: string[] = [];
-  if (r.contradicted.length > 0) parts.push(`contradicted by the tool results: ${r.contradicted.map(describe).join('; ')}`);
-  if (r.unsupported.length > 0) parts.push(`not in any tool result or document: ${r.unsupported.map(describe).join('; ')}`);
-  const head = `The score is ${shown} because ${r.supported.length} of ${n} specifics are supported`;
-  return parts.length === 0 ? `${head}.` : `${head}; ${parts.join('; ')}.`;
+  if (r.contradicted.length > 0) parts.push(`Contradicted by the tool results: ${r.contradicted.map(describe).join('; ')}.`);
+  if (r.fabricated.length > 0) parts.push(`Not in any tool result, document or input (made up): ${r.fabricated.map(describe).join('; ')}.`);
+  if (r.unverified.length > 0) parts.push(`Could not be verified: ${r.unverified.map(describe).join('; ')}.`);
+  const n = r.supported.length + r.contradicted.length + r.fabricated.length + r.unverified.length;
+  if (n === 0) parts.push('The answer states no specifics (numbers, dates, ids, names, statuses) to check.');
+  else parts.push(`${r.supported.length} supported, ${r.contradicted.length} contradicted, ${r.fabricated.length} made up, ${r.unverified.length} unverified; score ${shown}.`);
+  return parts.join(' ');
 }
 
 /**
@@ -208,8 +294,9 @@ export function createClaimGroundingScorer(options: ClaimGroundingOptions = {}) 
   })
     .preprocess(({ run }) => {
       const s = runSources(run, staticContext);
-      if (s.tools.length === 0 && s.documents.length === 0) return notScorable('no-grounding-source');
-      return checkClaims(s.answer, s.tools, s.documents, { givenText: s.givenText, ...(s.day ? { day: s.day } : {}) });
+      if (s.tools.length === 0 && s.documents.length === 0 && s.failures.length === 0) return notScorable('no-grounding-source');
+      // A failed call's error text is a source too: an honest answer reports it ("the service returned 503").
+      return checkClaims(s.answer, s.tools, [...s.documents, ...s.failures], { givenText: s.givenText, ...(s.day ? { day: s.day } : {}) });
     })
     .generateScore(({ results }) => claimGroundingScore(results.preprocessStepResult))
     .generateReason(({ results, score }) => claimGroundingReason(results.preprocessStepResult, score));

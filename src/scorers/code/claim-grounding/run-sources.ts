@@ -9,6 +9,7 @@ import type { PreparedRun } from '../../core/types.js';
 import { LIVE_RUN_KEY } from '../../llm/shared.js';
 import { getAssistantMessageFromRunOutput, getSystemMessagesFromRunInput, getUserMessageFromRunInput } from '../../../extract/helpers.js';
 import { extractToolResults, getTextContentFromMastraDBMessage, inputMessagesOf } from '../../utils/run-messages.js';
+import { toolFailures } from '../../checks/tool-checks.js';
 import { isoDay } from './dates.js';
 import type { ToolSource } from './sources.js';
 
@@ -22,6 +23,8 @@ export interface RunSources {
   question: string;
   /** The run's day, `YYYY-MM-DD`, when known. */
   day?: string;
+  /** The error texts of the tool calls that failed (`the service returned 503`): what an honest answer reports. */
+  failures: string[];
 }
 
 type Obj = Record<string, unknown>;
@@ -78,7 +81,9 @@ export function runSources(run: PreparedRun, staticContext: readonly string[] = 
   const documents = [...(Array.isArray(f?.context) ? (f.context as unknown[]).filter((d): d is string => typeof d === 'string') : []), ...staticContext];
   const start = startOf(run, f);
   const day = start === undefined ? undefined : isoDay(new Date(start));
+  const failures = toolFailures(run.output).map((x) => `${x.tool}: ${x.error}`);
   return {
+    failures,
     answer: getAssistantMessageFromRunOutput(run.output) ?? '',
     tools,
     documents,
@@ -116,6 +121,9 @@ export function substantive(result: unknown): boolean {
     if (/^(?:not[ _-]?found|error|failed|unknown)$/.test(status)) return false;
     const values = Object.values(result);
     if (values.every((v) => v === null || (Array.isArray(v) && v.length === 0))) return false;
+    // A search that found nothing: every list empty and no count above zero (`{ total: 0, orders: [] }`).
+    const lists = values.filter(Array.isArray);
+    if (lists.length > 0 && lists.every((l) => l.length === 0) && !values.some((v) => typeof v === 'number' && v > 0)) return false;
     return true;
   }
   return true;

@@ -48,6 +48,8 @@ export interface BooleanSlot {
 export interface GroundingSources {
   facts: Fact[];
   booleans: BooleanSlot[];
+  /** Keys whose value is `null` (`refund: null`): nothing of that kind has happened yet. */
+  nulls: BooleanSlot[];
   /** Content words of the values only (not keys, not tool names): what the tools actually said. */
   valueTerms: ReadonlySet<string>;
   /** Every value and key, lowercase, one per line: for "does any source mention it". */
@@ -58,6 +60,8 @@ export interface GroundingSources {
   groupTerms: ReadonlyMap<string, ReadonlySet<string>>;
   /** Content words of everything. */
   terms: ReadonlySet<string>;
+  /** Content words of each group's own values (not keys, not parents): what tells one record of a list from another. */
+  recordTerms: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /** One tool result as the scorer reads it. */
@@ -129,9 +133,11 @@ function keepWord(raw: string, ascii: boolean, out: string[]): void {
 export function stem(word: string): string {
   const w = word.toLowerCase();
   if (w.length <= 4) return w;
-  return w.replace(/(?:ing|ed|es|s|e)$/u, '');
+  return w.replace(/(?:ing|ed|es|ly|s|e)$/u, '');
 }
 
+/** Words of a null key that say how, not what (`postmortem_url`, `refund_id`, `shipped_at`). */
+const NULL_GENERIC: ReadonlySet<string> = new Set(['url', 'uri', 'link', 'ref', 'reference', 'number', 'date', 'time', 'timestamp', 'amount', 'reason', 'note', 'notes', 'name', 'email', 'phone', 'code', 'status', 'type', 'last', 'next', 'current']);
 const GENERIC_KEY_WORDS: ReadonlySet<string> = new Set(['is', 'has', 'have', 'can', 'does', 'do', 'should', 'flag', 'bool', 'enabled', 'value']);
 
 /** `temperatureC` → [temperature, c]; `refund_window_days` → [refund, window, day]. */
@@ -202,10 +208,12 @@ class Builder {
   leaves = 0;
   readonly facts: Fact[] = [];
   readonly booleans: BooleanSlot[] = [];
+  readonly nulls: BooleanSlot[] = [];
   readonly values = new Set<string>();
   readonly lines: string[] = [];
   readonly groupOwn = new Map<string, Set<string>>();
   readonly groupParent = new Map<string, string | undefined>();
+  readonly recordOwn = new Map<string, Set<string>>();
   /** The key path of the value being walked (pushed and popped as the walk goes down and up). */
   readonly #path: string[] = [];
   /** How string values are read for specifics. */
@@ -238,6 +246,7 @@ class Builder {
 
   /** Walk one value at the current path; `group` is the object it sits in. */
   #walk(value: unknown, source: string, group: string, depth: number): void {
+    if (value === null && !this.termsOnly && this.#path.length > 0) this.#null(source, group);
     if (depth > 12 || value === null || value === undefined) return;
     if (typeof value === 'string') {
       const parsed = parseJsonString(value);
@@ -270,6 +279,15 @@ class Builder {
     }
   }
 
+  /** A key whose value is null: a yes/no slot that says "not yet" (its generic words left out). */
+  #null(source: string, group: string): void {
+    const key = this.#key();
+    const stems = keyWords(key).filter((w) => w.length >= 3 && !GENERIC_KEY_WORDS.has(w) && !NULL_GENERIC.has(w)).map(stem);
+    if (stems.length === 0) return;
+    const path = this.#path.join('.');
+    this.nulls.push({ slot: { source, path, keyWords: singularKeyWords(key), group, shown: 'null', exclusive: false }, value: false, stems });
+  }
+
   /** The last key of the path that is not an array index. */
   #key(): string {
     const path = this.#path;
@@ -294,8 +312,14 @@ class Builder {
     this.lines.push(lower);
     if (typeof value !== 'boolean') {
       let own: Set<string> | undefined;
+      let record: Set<string> | undefined;
       for (const w of contentWordsOfLower(lower)) {
         (own ??= this.#own(group)).add(w);
+        if (record === undefined) {
+          record = this.recordOwn.get(group);
+          if (record === undefined) this.recordOwn.set(group, (record = new Set()));
+        }
+        record.add(w);
         this.values.add(w);
       }
     }
@@ -315,7 +339,7 @@ class Builder {
     }
     // A string value: a whole-value status, a short name, and whatever specifics it holds.
     const norm = text.trim().toLowerCase().replace(/[\s_-]+/g, ' ');
-    const terms = STATUS_TERMS.get(norm);
+    const terms = STATUS_TERMS.get(norm) ?? modifiedStatus(norm);
     if (terms) add({ kind: 'status', text, claim: 0, at: 0, terms, negated: false }, true);
     const wordCount = countWords(norm);
     // Short values without digits hold no specifics beyond the whole-value name and status (the common case).
@@ -384,8 +408,15 @@ class Builder {
       for (const w of terms) all.add(w);
     }
     const text = this.lines.join('\n');
-    return { facts: this.facts, booleans: this.booleans, valueTerms: this.values, text, idText: text.toUpperCase().replace(/[^A-Z0-9\n]/g, ''), groupTerms, terms: all };
+    return { facts: this.facts, booleans: this.booleans, nulls: this.nulls, valueTerms: this.values, text, idText: text.toUpperCase().replace(/[^A-Z0-9\n]/g, ''), groupTerms, terms: all, recordTerms: this.recordOwn };
   }
+}
+
+/** An enum with a modifier (`TEMPORARILY_CLOSED`, `PARTIALLY_REFUNDED`): the status its last word names. */
+function modifiedStatus(norm: string): ReturnType<typeof STATUS_TERMS.get> {
+  const words = norm.split(' ');
+  if (words.length < 2 || words.length > 3) return undefined;
+  return STATUS_TERMS.get(words[words.length - 1] as string);
 }
 
 /** `norm.split(' ').length`. */

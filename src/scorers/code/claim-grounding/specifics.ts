@@ -42,6 +42,8 @@ export interface NumberSpecific extends Base {
   decimals: number;
   /** Preceded by about / around / roughly / up to …. */
   approx: boolean;
+  /** An abbreviation's multiplier as written (`$625k` → 1000, `1.2M` → 1e6): the rounding tolerance scales with it. */
+  scale?: number;
   dim?: Dimension;
   /** C/F for temperatures, the currency code for money. */
   unit?: string;
@@ -59,6 +61,8 @@ export interface DateSpecific extends Base {
   monthDay?: string;
   /** 0–6 for a bare weekday (`on Friday`). */
   weekday?: number;
+  /** 0–6: the weekday written with the date (`Friday, November 19`), to check against the date itself. */
+  stated?: number;
 }
 
 export interface TimeSpecific extends Base {
@@ -115,6 +119,9 @@ const NUM = `(?:[-−]?\\d[\\d,]*(?:\\.\\d+)?|\\.\\d+|(?:${NUM_WORDS})(?![\\p{L}
 const MONTH = alt(Object.keys(MONTHS));
 const WEEKDAY = alt(Object.keys(WEEKDAYS));
 const UNIT = alt(Object.keys(UNIT_WORDS).filter((k) => !k.includes('_')));
+/** Abbreviated multipliers after an amount (`$625k`, `€1.2M`, `$3 billion`). */
+const SCALE = 'k|K|thousand|m|M|mn|MM|million|bn|B|billion';
+const SCALES: Readonly<Record<string, number>> = { k: 1e3, thousand: 1e3, m: 1e6, mn: 1e6, mm: 1e6, million: 1e6, bn: 1e9, b: 1e9, billion: 1e9 };
 const PLACE_WORDS = 'gate|seat|room|terminal|platform|row|suite|locker|dock|bay|desk|unit|apartment|table|pin|code';
 
 const RE = {
@@ -129,7 +136,7 @@ const RE = {
   time: /(?<![\w:.])(\d{1,2})(?::(\d{2}))?\s*(a\.?m\b\.?|p\.?m\b\.?)(?![\p{L}])|(?<![\w:.])([01]?\d|2[0-3]):([0-5]\d)(?![\w:])|\b(noon|midnight)\b/giu,
   phone: /(?<![\w])(?:\+?\d{1,3}[\s.-])?(?:\(\d{2,4}\)[\s.-]?)?\d{3,4}[\s.-]\d{3,4}(?:[\s.-]\d{2,4})?(?![\w])/gu,
   money: new RegExp(
-    `(?:(us\\$|\\$|€|£|¥)\\s?(${NUM}))|(?:(?<![\\p{L}])(usd|eur|gbp|chf|jpy)\\s?(${NUM}))|(?:(${NUM})\\s?(usd|eur|gbp|chf|jpy|dollars?|euros?|pounds|yen)(?![\\p{L}]))`,
+    `(?:(us\\$|\\$|€|£|¥)\\s?(${NUM})(?:\\s?(${SCALE})(?![\\p{L}]))?)|(?:(?<![\\p{L}])(usd|eur|gbp|chf|jpy)\\s?(${NUM})(?:\\s?(${SCALE})(?![\\p{L}]))?)|(?:(${NUM})(?:\\s?(${SCALE}))?\\s?(usd|eur|gbp|chf|jpy|dollars?|euros?|pounds|yen)(?![\\p{L}]))`,
     'giu',
   ),
   dashedId: /(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)+(?![\w-])/gu,
@@ -137,6 +144,7 @@ const RE = {
   hashId: /#\s?([A-Za-z0-9-]{3,})\b/gu,
   placeId: new RegExp(`\\b(?:${PLACE_WORDS})\\s+([A-Z]{0,2}\\d{1,4}[A-Z]{0,2})\\b`, 'giu'),
   longDigits: /(?<![\w.,])\d{6,}(?![\w.,])/gu,
+  compoundDuration: /(?<![\w.,])(\d{1,3})\s?(?:h|hrs?|hours?)\s*(?:and\s+)?(\d{1,2})\s?(?:m|mins?|minutes?)(?![\p{L}])/giu,
   numberUnit: new RegExp(`(?<![\\p{L}\\d.,])(${NUM})(?:\\s?(?:-|–|to)\\s?(${NUM}))?(?:\\s?|-)(${UNIT})(?![\\p{L}])`, 'giu'),
   attachedTemp: /(?<![\w.,])([-−]?\d+(?:\.\d+)?)([CF])(?![\w])/gu,
   numberNoun: new RegExp(`(?<![\\p{L}\\d.,])(${NUM})\\s+([\\p{L}][\\p{L}'-]+)`, 'giu'),
@@ -394,7 +402,9 @@ function claimSpecifics(claim: string, index: number, options: ExtractOptions): 
     if (month.toLowerCase() === 'may' && month !== 'May') return false;
     const parts = dayFromParts(x[yearAt], month, x[dayAt] as string);
     if (!parts) return false;
-    push({ kind: 'date', text: x[0].trim(), claim: index, at: x.index, ...parts });
+    const lead = /^\s*([\p{L}]+)/u.exec(x[0])?.[1]?.toLowerCase();
+    const stated = lead === undefined ? undefined : WEEKDAYS[lead];
+    push({ kind: 'date', text: x[0].trim(), claim: index, at: x.index, ...parts, ...(stated !== undefined ? { stated } : {}) });
     return true;
   };
   if (digits && hints.may('month')) {
@@ -424,12 +434,16 @@ function claimSpecifics(claim: string, index: number, options: ExtractOptions): 
     return true;
   });
   if (hints.may('money')) m.each(RE.money, (x) => {
-    const raw = x[2] ?? x[4] ?? x[5];
+    const raw = x[2] ?? x[5] ?? x[7];
     const n = raw === undefined ? undefined : parseNumber(raw);
     if (!n) return false;
-    const sym = (x[1] ?? x[3] ?? x[6] ?? '').toLowerCase();
+    const sym = (x[1] ?? x[4] ?? x[9] ?? '').toLowerCase();
     const unit = CURRENCY_SYMBOLS[sym] ?? UNIT_WORDS[sym]?.unit ?? sym.toUpperCase();
-    push({ kind: 'number', text: x[0], claim: index, at: x.index, value: n.value, decimals: n.decimals, approx: approxBefore(claim, x.index), dim: 'money', unit, factor: 1 });
+    const abbrev = x[3] ?? x[6] ?? x[8];
+    const scale = abbrev === undefined ? 1 : (SCALES[abbrev.toLowerCase()] ?? 1);
+    const money: NumberSpecific = { kind: 'number', text: x[0], claim: index, at: x.index, value: n.value * scale, decimals: n.decimals, approx: approxBefore(claim, x.index), dim: 'money', unit, factor: 1 };
+    if (scale !== 1) money.scale = scale;
+    push(money);
     return true;
   });
   const id = (text: string, at: number): void => {
@@ -452,6 +466,12 @@ function claimSpecifics(claim: string, index: number, options: ExtractOptions): 
     return true;
   });
   if (digits) m.each(RE.longDigits, (x) => id(x[0], x.index));
+  // "6 h 55 min", "1 hour 35 minutes": one duration, in minutes.
+  if (digits) m.each(RE.compoundDuration, (x) => {
+    const minutes = Number(x[1]) * 60 + Number(x[2]);
+    push({ kind: 'number', text: x[0], claim: index, at: x.index, value: minutes / 1440, decimals: 0, approx: approxBefore(claim, x.index), dim: 'duration', unit: 'min', factor: 1 / 1440 });
+    return true;
+  });
   const numbers = digits || hints.may('numberWord');
   if (numbers) m.each(RE.numberUnit, (x) => {
     const unitWord = (x[3] as string).toLowerCase().replace(/\s+/g, ' ');
@@ -530,7 +550,15 @@ function claimSpecifics(claim: string, index: number, options: ExtractOptions): 
     if (/\bto\s+$/.test(before) || (/^(?:open|closed)$/.test(term) && /^\s+(?:the|your|a|an|it)\b/.test(after)) || /^\s+to\b/.test(after)) return false;
     // A state announced for later ("back in stock on the 15th", "will be available") is not a claim about now.
     if (!options.source && /\b(?:back|again|will|would|should|expected?|soon|once|when|after|until|restock(?:ed)?)\b(?:\s+\S+){0,3}\s*$/i.test(claim.slice(Math.max(0, x.index - 40), x.index))) return true;
-    push({ kind: 'status', text: x[0], claim: index, at: x.index, terms, negated: negatedBefore(claim, x.index) });
+    // "no open incidents" counts things (none), it does not state a state; "arrived in Cincinnati" is a move.
+    if (!options.source && /(?:^|[^\p{L}])no\s+$/iu.test(claim.slice(Math.max(0, x.index - 4), x.index))) return true;
+    if (!options.source && /^(?:arrived|departed)$/.test(term) && /^\s+(?:in|at|from)\b/i.test(after)) return true;
+    // A state weighed, not stated ("a 10% chance of rain", "risk of snow", "if it fails") is not a claim either.
+    if (!options.source && /\b(?:chance|chances|risk|probability|likelihood|possibility|odds|forecast|in case|if|unless|whether)\b(?:\s+of)?(?:\s+\S+){0,2}\s*$/i.test(claim.slice(Math.max(0, x.index - 30), x.index))) return true;
+    // "none of the three stores has it available": the quantifier negates the whole clause.
+    const clauseBefore = claim.slice(0, x.index).split(/[.;!?]|,\s+(?:but|and)\b/).pop() ?? '';
+    const noneOf = !options.source && /\b(?:none|neither|nobody)\s+of\b/i.test(clauseBefore);
+    push({ kind: 'status', text: x[0], claim: index, at: x.index, terms, negated: noneOf || negatedBefore(claim, x.index) });
     return true;
   });
 

@@ -119,7 +119,7 @@ export const BOOLEAN_KEY_STATUS: Readonly<Record<string, { family: string; canon
 /** Words that turn the status term after them into its opposite (within a few words, same clause). */
 export const NEGATORS: ReadonlySet<string> = new Set([
   'not', 'never', 'no', "isn't", "aren't", "wasn't", "weren't", "hasn't", "haven't", "hadn't", "won't", "doesn't", "don't", "didn't",
-  "can't", 'cannot', 'nor', 'neither', 'isnt', 'arent', 'wasnt', 'hasnt', 'havent', 'doesnt', 'dont', 'didnt', 'wont', 'cant',
+  "can't", 'cannot', 'nor', 'neither', 'none', 'nothing', 'nobody', 'without', 'isnt', 'arent', 'wasnt', 'hasnt', 'havent', 'doesnt', 'dont', 'didnt', 'wont', 'cant',
 ]);
 
 /** Units after (or before) a number: dimension, unit, factor to the dimension's base unit. */
@@ -140,9 +140,10 @@ export const UNIT_WORDS: Readonly<Record<string, UnitInfo>> = {
   '%': u('percent', '%'), percent: u('percent', '%'), 'per cent': u('percent', '%'), pct: u('percent', '%'),
   usd: u('money', 'USD'), dollars: u('money', 'USD'), dollar: u('money', 'USD'), eur: u('money', 'EUR'), euros: u('money', 'EUR'), euro: u('money', 'EUR'),
   gbp: u('money', 'GBP'), pounds: u('money', 'GBP'), chf: u('money', 'CHF'), jpy: u('money', 'JPY'), yen: u('money', 'JPY'),
+  ms: u('duration', 'ms', 1 / 86400000), milliseconds: u('duration', 'ms', 1 / 86400000), s: u('duration', 's', 1 / 86400), sec: u('duration', 's', 1 / 86400),
   seconds: u('duration', 's', 1 / 86400), second: u('duration', 's', 1 / 86400), secs: u('duration', 's', 1 / 86400),
   minutes: u('duration', 'min', 1 / 1440), minute: u('duration', 'min', 1 / 1440), mins: u('duration', 'min', 1 / 1440), min: u('duration', 'min', 1 / 1440),
-  hours: u('duration', 'h', 1 / 24), hour: u('duration', 'h', 1 / 24), hrs: u('duration', 'h', 1 / 24), hr: u('duration', 'h', 1 / 24),
+  h: u('duration', 'h', 1 / 24), hours: u('duration', 'h', 1 / 24), hour: u('duration', 'h', 1 / 24), hrs: u('duration', 'h', 1 / 24), hr: u('duration', 'h', 1 / 24),
   'business days': u('duration', 'business day', 1), 'working days': u('duration', 'business day', 1), 'business day': u('duration', 'business day', 1),
   days: u('duration', 'day', 1), day: u('duration', 'day', 1), nights: u('duration', 'night', 1), night: u('duration', 'night', 1),
   weeks: u('duration', 'week', 7), week: u('duration', 'week', 7), months: u('duration', 'month', 30), month: u('duration', 'month', 30),

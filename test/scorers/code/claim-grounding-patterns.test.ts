@@ -1,0 +1,67 @@
+/**
+ * Claim grounding on the patterns of correct and wrong answers that production models write (issue 28): a
+ * matching value in another form is supported, never a contradiction; a wrong value tied to its slot is a
+ * contradiction. Each case's expectation comes from the case itself (what the tool said, what the answer says),
+ * computed by hand: 482350 cents is $4,823.50, 19.3 km/h is 12.0 mph, 18 °C is 64.4 °F, 2 × €184 is €368.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkClaims, claimGroundingScore } from '../../../src/scorers/code/claim-grounding/index.js';
+
+const check = (answer: string, result: unknown) => checkClaims(answer, [{ toolName: 't', result }], [], { day: '2026-12-07' });
+
+/** Correct answers: nothing may be contradicted or made up (the score is at least the 0.5 threshold). */
+const RIGHT: [string, string, unknown][] = [
+  ['a count named by the key', 'You have 1 checked bag on this booking.', { booking: { checkedBags: 1, passenger: 'Ana' } }],
+  ['a count of a key in camelCase', 'There are 2 pending payments on your account.', { pendingTransactions: 2 }],
+  ['a debit shown as a charge', 'You were charged $14.99 at Spotify.', { transactions: [{ merchant: 'Spotify', amount: -14.99 }] }],
+  ['cents written as dollars', 'The estimate is $4,823.50.', { estimate_cents: 482350 }],
+  ['an abbreviated amount', 'The listing is $625k.', { price: 625000 }],
+  ['milliseconds as seconds, a fraction as a percentage', 'p99 latency is 1.84 s and the error rate is 0.31%.', { p99_ms: 1840, error_rate: 0.0031, cpu_pct: 42 }],
+  ['a product of one record', 'Two nights at €184 come to €368 in total.', { nights: 2, rate_eur: 184 }],
+  ['a count from a total', '7 homes match your search.', { total: 7, listings: [] }],
+  ['a negation that agrees', "A postmortem is required and hasn't been written yet.", { postmortem_required: true, postmortem_url: null }],
+  ['an enum paraphrased', 'Your parcel is on its way.', { status: 'IN_TRANSIT' }],
+  ['km/h converted to mph', 'Wind is 12 mph.', { wind_kmh: 19.3 }],
+  ['°C converted to °F', 'It is 64°F today.', { temp_c: 18 }],
+  ['a payout after the deductible', 'You will receive $4,000 after the deductible.', { approved_amount: 5000, deductible: 1000 }],
+  ['a time zone word and a UTC time', 'It was unlocked at 08:41 UTC.', { unlocked_at: '2026-12-07T08:41:00Z' }],
+  ['a list length', 'You have 3 open tickets.', { tickets: [{ id: 'T-1' }, { id: 'T-2' }, { id: 'T-3' }] }],
+  ['hours and minutes', 'The flight takes 6 h 55 min.', { typicalDuration_min: 415 }],
+  ['a rounded amount', 'It comes to about $4.8k.', { total_usd: 4823.5 }],
+];
+
+/** Wrong answers: the wrong specific is contradicted or made up (score 0). */
+const WRONG: [string, string, unknown, string][] = [
+  ['a wrong temperature', 'It is 25°C in Paris.', { city: 'Paris', temperatureC: 18 }, '25°C'],
+  ['cents misread', 'The estimate is $4,832.50.', { estimate_cents: 482350 }, '$4,832.50'],
+  ['a wrong abbreviated amount', 'The listing at 12 Elm St is $652k.', { address: '12 Elm St', price: 625000 }, '$652k'],
+  ['a wrong delay', 'Your flight is delayed by 54 minutes.', { flight: 'TP1351', status: 'delayed', delayMinutes: 45 }, '54 minutes'],
+  ['another carrier', 'Your order shipped with FedEx.', { orderId: 'A-1', status: 'shipped', carrier: 'DHL' }, 'FedEx'],
+  ['another status', 'Your order has been cancelled.', { orderId: 'A-1', status: 'shipped', carrier: 'DHL' }, 'cancelled'],
+  ['a wrong latency', 'The p99 latency is 2.1 s.', { service: 'api', p99_ms: 1840 }, '2.1 s'],
+  ['a transposed year', 'The building was built in 1962.', { address: '1 Main', year_built: 1926 }, '1962'],
+  ['a wrong payout', 'Total payout is $4,500 after the deductible.', { approved_amount: 5000, deductible: 1000 }, '$4,500'],
+  ['a wrong conversion', 'Wind is 19 mph.', { wind_kmh: 19.3 }, '19 mph'],
+  ['a wrong sign', 'It is 4°C in Montreal.', { city: 'Montreal', temperature_c: -4 }, '4°C'],
+  ['a transposed derived total', 'Two nights come to €386 in total.', { nights: 2, rate_eur: 184 }, '€386'],
+  ['a refund said issued when none is', 'Your refund has been issued.', { orderId: 'A-1', refund: null }, 'Your refund has been issued.'],
+  ['a weekday that is not the date\'s', 'It was delivered on Friday, November 19.', { deliveredAt: '2026-11-19T20:47:00Z' }, 'Friday, November 19'],
+  ['the same figure in another currency', 'Invoice INV-1 was $129.50.', { invoiceNumber: 'INV-1', amountEur: 129.5 }, '$129.50'],
+  ['the same figure in another unit', 'Shipping takes about 5 weeks.', { days: 5, carrier: 'DHL' }, '5 weeks'],
+  ['an amount off by a power of ten', 'The order came to $1,562.00.', { total_cents: 1562000 }, '$1,562.00'],
+  ['a made-up tracking number', 'Track it with 1Z999AA10123456999.', { tracking: '1Z999AA10123456784' }, '1Z999AA10123456999'],
+];
+
+describe('claim grounding on how models write', () => {
+  it.each(RIGHT)('supports %s', (_name, answer, result) => {
+    const r = check(answer, result);
+    expect([r.contradicted.map((i) => i.text), r.fabricated.map((i) => i.text)]).toEqual([[], []]);
+    expect(claimGroundingScore(r)).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it.each(WRONG)('fails %s', (_name, answer, result, wrong) => {
+    const r = check(answer, result);
+    expect([...r.contradicted, ...r.fabricated].map((i) => i.text)).toContain(wrong);
+    expect(claimGroundingScore(r)).toBe(0);
+  });
+});
