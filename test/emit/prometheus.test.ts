@@ -112,10 +112,12 @@ describe.skipIf(!hasPrometheus)('a real Prometheus scraping /metrics (needs /usr
     const body = await prometheus.api<{ data: { groups: { rules: { name: string; health: string }[] }[] } }>('/api/v1/rules');
     const rules = body.data.groups.flatMap((g) => g.rules);
     expect(rules.map((r) => r.name).sort()).toEqual([
+      'TracejudgeAnswerFailRateHigh',
       'TracejudgeAssemblyStalled',
       'TracejudgeHallucinationFailRateHigh',
       'TracejudgeJudgeErrorRateHigh',
       'TracejudgePipelineStalled',
+      'TracejudgeToolErrorRateHigh',
       'tracejudge:hallucination_fail_ratio:rate5m',
     ]);
   });

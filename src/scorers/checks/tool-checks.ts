@@ -111,7 +111,9 @@ export function toolFailures(output: unknown): ToolFailure[] {
 }
 
 /**
- * 1 when no tool call failed (see `toolFailures`); a fail names every failed tool and its error text.
+ * 1 when no tool invocation is unfinished (`call`), threw (`output-error`), is flagged `isError`, or has a truthy
+ * `result.error`: Mastra's `checks.noToolErrors`, unchanged (parity). The configured type `no-tool-errors` is
+ * `createToolErrorsScorer`, which reads only what the trace marks as failed.
  *
  * @example
  * ```ts
@@ -119,7 +121,27 @@ export function toolFailures(output: unknown): ToolFailure[] {
  * ```
  */
 export function noToolErrors() {
-  return createScorer({ id: 'check-no-tool-errors', name: 'check-no-tool-errors', description: 'No tool errors', type: 'agent' })
+  return check('check-no-tool-errors', 'No tool errors', (_tools, output) =>
+    allToolInvocations(output).every((inv) => {
+      if (inv.state === 'call' || inv.state === 'output-error' || inv.isError === true) return false;
+      const r = inv.result;
+      return !(r !== null && typeof r === 'object' && (r as { error?: unknown }).error);
+    }),
+  );
+}
+
+/**
+ * The operational tool-error scorer (the configured type `no-tool-errors`, the embedded default's
+ * `tool-errors`): 1 when no tool call failed (see `toolFailures`); a fail's reason names every failed tool and
+ * its error text.
+ *
+ * @example
+ * ```ts
+ * createToolErrorsScorer();
+ * ```
+ */
+export function createToolErrorsScorer() {
+  return createScorer({ id: 'tool-errors-scorer', name: 'Tool Errors Scorer', description: 'Tool calls the trace marks as failed', type: 'agent' })
     .preprocess(({ run }) => ({ failures: toolFailures(run.output) }))
     .generateScore(({ results }) => (results.preprocessStepResult.failures.length === 0 ? 1 : 0))
     .generateReason(({ results }) => {

@@ -62,5 +62,5 @@ export function registerCodeScorerTypes(register: Register): void {
   code(register, 'tool-order', async (o) => (await import('../checks/index.js')).toolOrder(o.tools));
   code(register, 'max-tool-calls', async (o) => (await import('../checks/index.js')).maxToolCalls(o.max));
   code(register, 'used-no-tools', async () => (await import('../checks/index.js')).usedNoTools());
-  code(register, 'no-tool-errors', async () => (await import('../checks/index.js')).noToolErrors());
+  code(register, 'no-tool-errors', async () => (await import('../checks/tool-checks.js')).createToolErrorsScorer());
 }

@@ -12,6 +12,7 @@ import {
   toolOrder,
   usedNoTools,
 } from '../../../src/scorers/checks/index.js';
+import { createToolErrorsScorer } from '../../../src/scorers/checks/tool-checks.js';
 import { msg } from './helpers.js';
 
 const said = (text: string) => ({ input: { inputMessages: [msg('user', 'q')] }, output: [msg('assistant', text)] });
@@ -49,14 +50,22 @@ describe('quick checks (§7)', () => {
     expect((await noToolErrors().run(called(['a']))).score).toBe(1);
     expect((await noToolErrors().run(called(['a'], { state: 'output-error', errorText: 'boom' }))).score).toBe(0);
     expect((await noToolErrors().run(called(['a'], { isError: true }))).score).toBe(0);
+    expect((await noToolErrors().run(called(['a'], { result: { error: 'nope' } }))).score).toBe(0);
     expect((await noToolErrors().run(called(['a'], { state: 'call' }))).score).toBe(0);
-    // A result the tool marked failed (MCP isError, status: error) fails; a business answer with an error field is data.
-    expect((await noToolErrors().run(called(['a'], { result: { isError: true, content: 'quota exceeded' } }))).score).toBe(0);
-    expect((await noToolErrors().run(called(['a'], { result: { status: 'error', message: 'upstream 502' } }))).score).toBe(0);
-    expect((await noToolErrors().run(called(['a'], { result: { error: 'claim not found', claim_id: 'CLM-77812' } }))).score).toBe(1);
   });
 
-  it('noToolErrors names every failed tool and its error text', async () => {
+  it('the no-tool-errors type fails only calls the trace marks failed: a business error field is data', async () => {
+    const s = createToolErrorsScorer();
+    expect((await s.run(called(['a']))).score).toBe(1);
+    expect((await s.run(called(['a'], { state: 'output-error', errorText: 'boom' }))).score).toBe(0);
+    expect((await s.run(called(['a'], { isError: true }))).score).toBe(0);
+    expect((await s.run(called(['a'], { state: 'call' }))).score).toBe(0);
+    expect((await s.run(called(['a'], { result: { isError: true, content: 'quota exceeded' } }))).score).toBe(0);
+    expect((await s.run(called(['a'], { result: { status: 'error', message: 'upstream 502' } }))).score).toBe(0);
+    expect((await s.run(called(['a'], { result: { error: 'claim not found', claim_id: 'CLM-77812' } }))).score).toBe(1);
+  });
+
+  it('the no-tool-errors type names every failed tool and its error text', async () => {
     const run = {
       input: { inputMessages: [msg('user', 'q')] },
       output: [
@@ -67,7 +76,7 @@ describe('quick checks (§7)', () => {
         ]),
       ],
     };
-    const r = await noToolErrors().run(run, { reason: 'on-fail' } as never);
+    const r = await createToolErrorsScorer().run(run, { reason: 'on-fail' } as never);
     expect(r.score).toBe(0);
     expect(r.reason).toBe('2 tool call(s) failed: lookupOrder: Order database unavailable (timeout after 5000 ms); getRefund: upstream 502.');
   });
