@@ -10,7 +10,7 @@
  * `claim-grounding`).
  */
 import Qty from 'js-quantities';
-import { keyWords } from './sources.js';
+import { keyWords, parseJsonString } from './sources.js';
 import { singular, type NumberSpecific } from './specifics.js';
 
 /** Where a number of the evidence comes from, for reasons. */
@@ -67,15 +67,6 @@ const MAX_DERIVED = 4000;
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-function parseJson(s: string): unknown {
-  const t = s.trim();
-  if (!(t.startsWith('{') || t.startsWith('['))) return undefined;
-  try {
-    return JSON.parse(t) as unknown;
-  } catch {
-    return undefined;
-  }
-}
 
 /** A numeric string (`"14.99"`, `"-3"`), as a number. */
 function numericString(s: string): number | undefined {
@@ -113,7 +104,7 @@ export class Evidence {
     for (const t of tools) {
       const args: NumberEvidence[] = [];
       if (isObject(t.args)) this.#record(t.args, t.toolName, 'args', args, 0);
-      const result = typeof t.result === 'string' ? (parseJson(t.result) ?? t.result) : t.result;
+      const result = typeof t.result === 'string' ? (parseJsonString(t.result) ?? t.result) : t.result;
       this.#walk(result, t.toolName, '', [], 0, args);
     }
     this.#crossProducts();
@@ -187,7 +178,7 @@ export class Evidence {
   #walk(value: unknown, source: string, path: string, keyPath: readonly string[], depth: number, extra: readonly NumberEvidence[]): void {
     if (depth > 10 || value === null || value === undefined) return;
     if (typeof value === 'string') {
-      const parsed = parseJson(value);
+      const parsed = parseJsonString(value);
       if (parsed !== undefined) this.#walk(parsed, source, path, keyPath, depth + 1, extra);
       else if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) {
         const ms = Date.parse(value);

@@ -189,7 +189,8 @@ function booleanStatus(words: readonly string[]): { family: string; canonical: s
   return undefined;
 }
 
-function parseJsonString(s: string): unknown {
+/** A string that holds a JSON object or array, parsed; undefined otherwise. */
+export function parseJsonString(s: string): unknown {
   const t = s.trim();
   if (!(t.startsWith('{') || t.startsWith('['))) return undefined;
   try {
