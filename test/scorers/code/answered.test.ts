@@ -55,6 +55,31 @@ describe('answered', () => {
     expect(r.tools).toEqual([]);
   });
 
+  it('fails an answer of pleasantries only, and a stall that offers to take a look', () => {
+    expect(nonAnswerOf('Of course! Happy to help with that. 😊', 'How many reports do I have?', tools).nonAnswer).toBe('empty');
+    expect(nonAnswerOf('Sure! Let me take a look at that for you.', 'Where is my order A-1009?', tools).nonAnswer).toBe('stall');
+    // A short answer that says something is not a pleasantry.
+    expect(nonAnswerOf('Sure! It shipped with DHL.', 'Where is my order A-1009?', tools).nonAnswer).toBeUndefined();
+  });
+
+  it('fails an answer about the place asked about but not the question: it shares only the question\'s names', () => {
+    const weather = [{ toolName: 'getForecast', result: { city: 'Denver', day: '2026-01-14', condition: 'snow showers', high_f: 49 } }];
+    const q = "What's the weather in Denver tomorrow?";
+    const sights = 'Denver is a fantastic city to visit! Be sure to check out Red Rocks Amphitheatre, the Denver Art Museum and a stroll down Larimer Square.';
+    expect(nonAnswerOf(sights, q, weather).nonAnswer).toBe('off-topic');
+    // The real answer shares the tool's words (snow, 49) even when it names the city too.
+    expect(nonAnswerOf('Tomorrow Denver gets snow showers with a high of 49°F, so bring a warm coat and good boots for the walk.', q, weather).nonAnswer).toBeUndefined();
+  });
+
+  it('treats a search that found nothing as no result: "I couldn\'t find" is then the truth, not a refusal', async () => {
+    const nothing = [{ toolCallId: 'c1', toolName: 'searchOrders', args: {}, state: 'result', result: { total: 0, orders: [] } }];
+    const found = await createAnsweredScorer().run(run("I couldn't find any order under jamie@example.com.", nothing, 'Orders for jamie@example.com?'));
+    expect(found.notScorable?.reason).toBe('no-successful-tool');
+    // One record found is a result: not finding it is then a refusal.
+    const one = [{ toolCallId: 'c1', toolName: 'searchOrders', args: {}, state: 'result', result: { total: 1, orders: [{ id: 'SW-1' }] } }];
+    expect((await createAnsweredScorer().run(run("I couldn't find any order.", one, 'Orders?'))).score).toBe(0);
+  });
+
   it('is not applicable without a successful tool or document (no-successful-tool)', async () => {
     const chat = await createAnsweredScorer().run(run('Hello! How can I help?', [], 'Hi'));
     expect(chat.notScorable).toEqual({ step: 'preprocess', reason: 'no-successful-tool' });

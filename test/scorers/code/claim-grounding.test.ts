@@ -123,6 +123,35 @@ describe('claim-grounding', () => {
     expect(claimGroundingScore(checkClaims('It is 64.4°F in Lisbon.', [{ toolName: 'getWeather', result: WEATHER }], []))).toBe(1);
   });
 
+  it('reads a markdown table by column: a wrong cell is contradicted, the header row is not a claim', () => {
+    const stock = [{ toolName: 'checkStock', result: { stores: [{ store: 'Naperville', units_in_stock: 140 }, { store: 'Evanston', units_in_stock: 4 }, { store: 'Joliet', units_in_stock: 57 }] } }];
+    const table = (evanston: string): string => `| Store | Units in stock |\n|---|---:|\n| Naperville | 140 |\n| Evanston | ${evanston} |\n| Joliet | 57 |`;
+    const right = checkClaims(table('4'), stock, []);
+    expect([right.contradicted, right.fabricated, right.unverified]).toEqual([[], [], []]);
+    expect(right.supported.map((i) => i.text)).not.toContain('Store');
+    const wrong = checkClaims(table('14'), stock, []);
+    expect(wrong.contradicted.map((i) => [i.text, i.sources[0]?.path])).toEqual([['14', 'stores.1.units_in_stock']]);
+  });
+
+  it('is applicable after a failed call: an honest answer passes, the error text is a source, a made-up id fails', async () => {
+    const failed = (answer: string) => ({
+      input: { inputMessages: [msg('user', 'Where is NL440918273356?')], rememberedMessages: [], systemMessages: [], taggedSystemMessages: {} },
+      output: [msg('assistant', answer, [{ toolCallId: 'c1', toolName: 'getShipment', args: {}, state: 'output-error', errorText: '503 Service Unavailable: tracking-api overloaded' }])],
+    });
+    const honest = await createClaimGroundingScorer().run(failed('Sorry, the tracking service returned a 503 just now. Please try again in a few minutes.'));
+    expect(honest.notScorable).toBeUndefined();
+    const p = honest.preprocessStepResult as ReturnType<typeof checkClaims>;
+    expect([p.supported.map((i) => i.text), p.contradicted, p.fabricated]).toEqual([['503'], [], []]);
+    expect(honest.score).toBeGreaterThanOrEqual(0.5);
+    const madeUp = await createClaimGroundingScorer().run(failed('It is with carrier ref PX-99120455 and arrives Friday.'));
+    expect(madeUp.score).toBe(0);
+  });
+
+  it('keeps running on values a unit cannot hold (a temperature below absolute zero)', () => {
+    const r = checkClaims('It is 12°F and the low is -300°C.', [{ toolName: 'getWeather', result: { temp_c: -900, low_c: -1200, city: 'X' } }], []);
+    expect(claimGroundingScore(r)).toBeGreaterThanOrEqual(0);
+  });
+
   it('walks JSON held in strings and reads retrieved documents and static context', async () => {
     // AI SDK 6 records a tool result as a JSON string.
     expect(claimGroundingScore(checkClaims('Shipped with DHL.', [{ toolName: 'lookupOrder', result: JSON.stringify(ORDER) }], []))).toBe(1);

@@ -42,8 +42,8 @@ export interface ClaimContext {
   clauseTerms(i: number, at: number): ReadonlySet<string>;
   /** The sources' facts of each kind, in source order. */
   facts: FactsByKind;
-  /** The run's numbers, direct and derived (read once per run). */
-  evidence: Evidence;
+  /** The run's numbers, direct and derived: read once per run, when a number is first checked. */
+  readonly evidence: Evidence;
 }
 
 /** The facts of one kind, each with its specific narrowed to that kind. */
@@ -68,7 +68,8 @@ function factsByKind(facts: readonly Fact[]): FactsByKind {
  * What every specific of one answer shares: its claims, their words (made when first asked for) and the
  * sources' facts by kind.
  */
-export function claimContext(claims: readonly string[], sources: GroundingSources, evidence: Evidence): ClaimContext {
+export function claimContext(claims: readonly string[], sources: GroundingSources, evidence: () => Evidence): ClaimContext {
+  let built: Evidence | undefined;
   const terms: (ReadonlySet<string> | undefined)[] = [];
   const clauses: (ClauseWords | undefined)[] = [];
   const claimAt = (i: number): string => (i >= 0 && i < claims.length ? (claims[i] as string) : '');
@@ -77,7 +78,9 @@ export function claimContext(claims: readonly string[], sources: GroundingSource
     claimTerms: (i) => (terms[i] ??= new Set(contentWords(claimAt(i)))),
     clauseTerms: (i, at) => (clauses[i] ??= new ClauseWords(claimAt(i))).at(at),
     facts: factsByKind(sources.facts),
-    evidence,
+    get evidence() {
+      return (built ??= evidence());
+    },
   };
 }
 
@@ -321,7 +324,7 @@ function classifyNumber(a: NumberSpecific, sources: GroundingSources, given: Giv
   const otherCurrency = currencyMismatch(a, ctx.evidence) ?? unitMismatch(a, ctx.evidence);
   if (otherCurrency) return { specific: a, verdict: 'contradicted', evidence: [tieFact(otherCurrency)] };
   // Nothing supports it: contradicted when the claim names one slot's key next to it.
-  const tie = numberTie(a, ctx.evidence, nearWords(ctx.claims[a.claim] ?? '', a.at, a.text.length));
+  const tie = numberTie(a, ctx.evidence, nearWords(ctx.claims[a.claim] ?? '', a.at, a.text.length), ctx.claimTerms(a.claim));
   if (tie && !given.specifics.some((g) => g.kind === 'number' && sameValue(a, g.value))) {
     return { specific: a, verdict: 'contradicted', evidence: [tieFact(tie)] };
   }

@@ -10,7 +10,7 @@
  * `claim-grounding`).
  */
 import Qty from 'js-quantities';
-import { keyWords, parseJsonString } from './sources.js';
+import { contentWords, keyWords, parseJsonString } from './sources.js';
 import { singular, type NumberSpecific } from './specifics.js';
 
 /** Where a number of the evidence comes from, for reasons. */
@@ -28,9 +28,11 @@ export interface NumberEvidence {
   anyNoun: boolean;
   /** The currency its key or its record names (`amountEur`, `{ amount, currency: "EUR" }`). */
   currency?: string;
+  /** The record it sits in; its values' words (`Evanston`, an id) tell which record of a list it is (`recordWords`). */
+  record?: Record<string, unknown>;
   source: string;
   path: string;
-  /** How it was derived (`length`, `sum`, `a × b`), for derived values. */
+  /** How it was derived (`length`, `count`, `sum`, `mean`, `+`, `−`, `×`, `÷`, `× (1 −)`, `× %`, `time`), for derived values; `path` is its first operand's. */
   derived?: string;
 }
 
@@ -73,6 +75,17 @@ function numericString(s: string): number | undefined {
   const t = s.trim();
   if (!/^-?\d+(?:\.\d+)?$/.test(t)) return undefined;
   return Number(t);
+}
+
+/** Content words of a record's own string values (not its keys, not nested records), read when first asked for. */
+const RECORD_WORDS = new WeakMap<object, ReadonlySet<string>>();
+function recordWords(obj: Record<string, unknown>): ReadonlySet<string> {
+  const known = RECORD_WORDS.get(obj);
+  if (known) return known;
+  const out = new Set<string>();
+  RECORD_WORDS.set(obj, out);
+  for (const v of Object.values(obj)) if (typeof v === 'string' && v.length <= 200 && numericString(v) === undefined) for (const w of contentWords(v)) out.add(w);
+  return out;
 }
 
 /** The currency a record names in a `currency` field (`"EUR"`). */
@@ -120,16 +133,17 @@ export class Evidence {
     const multipliers = direct.filter((e) => (Number.isInteger(e.value) && e.value >= 2 && e.value <= 100 && e.unit === undefined && !e.cents) || (e.value > 0 && e.value < 10 && !Number.isInteger(e.value) && e.words.some((w) => RATE_WORDS.has(w))) || (e.fraction && e.value > 0 && e.value < 1)).slice(0, 12);
     const amounts = direct.filter((e) => e.unit === undefined || e.currency !== undefined || e.cents).slice(0, 150);
     for (const m of multipliers) {
+      if (this.#full) return;
       for (const a of amounts) {
         if (a === m) continue;
         const base = { cents: a.cents, fraction: false, words: [...a.words, ...m.words], anyNoun: false, source: a.source, path: a.path };
         const tag = (e: NumberEvidence): NumberEvidence => (a.currency ? { ...e, currency: a.currency } : e);
-        this.#add(tag({ ...base, value: a.value * m.value, derived: `${a.path} × ${m.path}` }));
+        this.#add(tag({ ...base, value: a.value * m.value, derived: '×' }));
         // A fraction or percentage off: 69.99 × (1 − 0.2).
         const off = m.value < 1 ? m.value : m.value <= 100 && m.words.some((w) => RATE_WORDS.has(w) || FRACTION_WORDS.has(w)) ? m.value / 100 : undefined;
-        if (off !== undefined) this.#add(tag({ ...base, value: a.value * (1 - off), derived: `${a.path} × (1 − ${m.path})` }));
+        if (off !== undefined) this.#add(tag({ ...base, value: a.value * (1 - off), derived: '× (1 −)' }));
         if (m.value < 1 || m.value === 100) continue;
-        if (off !== undefined) this.#add(tag({ ...base, value: a.value * off, derived: `${a.path} × ${m.path} %` }));
+        if (off !== undefined) this.#add(tag({ ...base, value: a.value * off, derived: '× %' }));
       }
     }
   }
@@ -137,16 +151,16 @@ export class Evidence {
   /** How far apart two of the tools' times are, in minutes (09:05 → 11:20 is 135 minutes). */
   #timeDifferences(): void {
     const times = this.#times.slice(0, 30);
-    for (let i = 0; i < times.length; i++) {
+    for (let i = 0; i < times.length && !this.#full; i++) {
       for (let j = i + 1; j < times.length; j++) {
         const a = times[i] as { ms: number; source: string; path: string };
         const b = times[j] as { ms: number; source: string; path: string };
-        this.#add({ value: Math.abs(a.ms - b.ms) / 60000, unit: 'min', cents: false, fraction: false, words: [], anyNoun: false, source: a.source, path: a.path, derived: `${a.path} − ${b.path}` });
+        this.#add({ value: Math.abs(a.ms - b.ms) / 60000, unit: 'min', cents: false, fraction: false, words: [], anyNoun: false, source: a.source, path: a.path, derived: 'time' });
       }
     }
   }
 
-  #leaf(value: number, key: string, source: string, path: string, recordCurrency?: string): NumberEvidence {
+  #leaf(value: number, key: string, source: string, path: string, recordCurrency?: string, record?: Record<string, unknown>): NumberEvidence {
     const words = keyWords(key).map(singular);
     const unit = unitOfKey(words);
     const named = words.find((w) => CURRENCY_WORDS.has(w));
@@ -162,6 +176,7 @@ export class Evidence {
     };
     if (unit) e.unit = unit;
     if (currency) e.currency = currency;
+    if (record) e.record = record;
     this.numbers.push(e);
     return e;
   }
@@ -197,17 +212,23 @@ export class Evidence {
     }
     const nums: NumberEvidence[] = [];
     const currency = recordCurrency(value);
+    const record = value;
     for (const [k, v] of Object.entries(value)) {
       const p = path ? `${path}.${k}` : k;
       const n = typeof v === 'number' ? v : typeof v === 'string' ? numericString(v) : undefined;
-      if (n !== undefined && Number.isFinite(n)) nums.push(this.#leaf(n, k, source, p, currency));
+      if (n !== undefined && Number.isFinite(n)) nums.push(this.#leaf(n, k, source, p, currency, record));
       else this.#walk(v, source, p, [...keyPath, k], depth + 1, []);
     }
     this.#pairs([...nums, ...extra].slice(0, MAX_PAIRED), source, path);
   }
 
+  /** No more derived values fit (MAX_DERIVED). */
+  get #full(): boolean {
+    return this.#derived >= MAX_DERIVED;
+  }
+
   #add(e: NumberEvidence): void {
-    if (this.#derived >= MAX_DERIVED) return;
+    if (this.#full) return;
     this.#derived++;
     this.numbers.push(e);
   }
@@ -237,21 +258,21 @@ export class Evidence {
     for (const [key, n] of byValue) {
       const [k, v] = key.split('\u0000') as [string, string];
       const words = [...listWords, ...keyWords(k).map(singular), ...v.split(/[^\p{L}\p{N}]+/u).filter(Boolean).map(singular)];
-      this.#add({ value: n, cents: false, fraction: false, words, anyNoun: false, source, path, derived: `count of ${k} = ${v}` });
+      this.#add({ value: n, cents: false, fraction: false, words, anyNoun: false, source, path, derived: 'count' });
     }
-    for (const [k, s] of sums) {
+    for (const s of sums.values()) {
       if (s.n < 2) continue;
       const unit = unitOfKey(s.words);
-      const e: NumberEvidence = { value: s.sum, cents: s.words.some((w) => CENT_WORDS.has(w)), fraction: false, words: s.words, anyNoun: false, source, path, derived: `sum of ${k}` };
+      const e: NumberEvidence = { value: s.sum, cents: s.words.some((w) => CENT_WORDS.has(w)), fraction: false, words: s.words, anyNoun: false, source, path, derived: 'sum' };
       if (unit) e.unit = unit;
       this.#add(e);
-      this.#add({ ...e, value: s.sum / s.n, derived: `mean of ${k}` });
+      this.#add({ ...e, value: s.sum / s.n, derived: 'mean' });
     }
   }
 
   /** Sums, differences, products and ratios of two numbers of one record. */
   #pairs(nums: readonly NumberEvidence[], source: string, path: string): void {
-    for (let i = 0; i < nums.length; i++) {
+    for (let i = 0; i < nums.length && !this.#full; i++) {
       for (let j = i + 1; j < nums.length; j++) {
         const a = nums[i] as NumberEvidence;
         const b = nums[j] as NumberEvidence;
@@ -266,17 +287,17 @@ export class Evidence {
         };
         // Sums and differences only of one kind (same unit, same currency, both or neither in cents).
         if (a.unit === b.unit && a.cents === b.cents && (a.currency === undefined || b.currency === undefined || a.currency === b.currency)) {
-          this.#add(tag({ ...base, value: a.value + b.value, derived: `${a.path} + ${b.path}` }, a.unit));
-          this.#add(tag({ ...base, value: Math.abs(a.value - b.value), derived: `${a.path} − ${b.path}` }, a.unit));
-          if (b.value !== 0) this.#add({ ...base, cents: false, value: a.value / b.value, fraction: true, derived: `${a.path} ÷ ${b.path}` });
-          if (a.value !== 0) this.#add({ ...base, cents: false, value: b.value / a.value, fraction: true, derived: `${b.path} ÷ ${a.path}` });
+          this.#add(tag({ ...base, value: a.value + b.value, derived: '+' }, a.unit));
+          this.#add(tag({ ...base, value: Math.abs(a.value - b.value), derived: '−' }, a.unit));
+          if (b.value !== 0) this.#add({ ...base, cents: false, value: a.value / b.value, fraction: true, derived: '÷' });
+          if (a.value !== 0) this.#add({ ...base, cents: false, value: b.value / a.value, fraction: true, derived: '÷' });
         }
         // A quantity times (or per) a plain count keeps the quantity's unit: 2 nights × €184, $240 / 5 seats.
         if (a.unit === undefined || b.unit === undefined) {
           const unit = a.unit ?? b.unit;
-          this.#add(tag({ ...base, value: a.value * b.value, derived: `${a.path} × ${b.path}` }, unit));
-          if (b.unit === undefined && b.value !== 0 && a.unit === unit) this.#add(tag({ ...base, cents: a.cents, value: a.value / b.value, derived: `${a.path} ÷ ${b.path}` }, unit));
-          if (a.unit === undefined && a.value !== 0 && b.unit === unit) this.#add(tag({ ...base, cents: b.cents, value: b.value / a.value, derived: `${b.path} ÷ ${a.path}` }, unit));
+          this.#add(tag({ ...base, value: a.value * b.value, derived: '×' }, unit));
+          if (b.unit === undefined && b.value !== 0 && a.unit === unit) this.#add(tag({ ...base, cents: a.cents, value: a.value / b.value, derived: '÷' }, unit));
+          if (a.unit === undefined && a.value !== 0 && b.unit === unit) this.#add(tag({ ...base, cents: b.cents, value: b.value / a.value, derived: '÷' }, unit));
         }
       }
     }
@@ -304,34 +325,59 @@ export function tolerance(a: NumberSpecific, w: number): number {
   return step / 2 + 1e-9 * Math.max(1, Math.abs(w));
 }
 
+/** Unit converters by `from>to`, made once (js-quantities' swift converters); null for units that do not convert. */
+const CONVERTERS = new Map<string, ((v: number) => number) | null>();
+
+function converter(from: string, to: string): ((v: number) => number) | null {
+  const key = `${from}>${to}`;
+  let f = CONVERTERS.get(key);
+  if (f === undefined) {
+    try {
+      f = Qty.swiftConverter(from, to);
+    } catch {
+      f = null;
+    }
+    CONVERTERS.set(key, f);
+  }
+  return f;
+}
+
 function convert(value: number, from: string, to: string): number | undefined {
   if (from === to) return value;
+  const f = converter(from, to);
+  if (f === null) return undefined;
   try {
-    const q = Qty(value, from);
-    if (!q.isCompatible(to)) return undefined;
-    return q.to(to).scalar;
+    return f(value);
   } catch {
+    // a value the unit cannot hold (a temperature below absolute zero)
     return undefined;
   }
 }
 
-/** The values of one piece of evidence an answer in `unit` (and dimension `dim`) may have written. */
-function readings(e: NumberEvidence, a: NumberSpecific, unit: string | undefined): number[] {
-  if (a.dim === 'money' && a.unit && e.currency && e.currency !== a.unit) return [];
+/** Whether two units measure the same kind of thing (`kph` and `mph`), known once per pair. */
+const convertible = (from: string, to: string): boolean => from === to || converter(from, to) !== null;
+
+/**
+ * Calls `visit` with each value of one piece of evidence an answer in `unit` (and dimension `a.dim`) may have
+ * written, until it returns true; returns whether one did. No array is made: this runs for every piece of
+ * evidence against every number of an answer.
+ */
+function someReading(e: NumberEvidence, a: NumberSpecific, unit: string | undefined, visit: (v: number) => boolean): boolean {
+  if (a.dim === 'money' && a.unit && e.currency && e.currency !== a.unit) return false;
   // A debit shown as a charge: the sign of money only (a temperature's sign is never dropped).
-  const base = e.value < 0 && (a.dim === 'money' || a.dim === undefined || a.dim === 'count') ? [e.value, -e.value] : [e.value];
-  const out: number[] = [];
-  for (const v of base) {
+  const signs = e.value < 0 && (a.dim === 'money' || a.dim === undefined || a.dim === 'count') ? 2 : 1;
+  for (let i = 0; i < signs; i++) {
+    const v = i === 0 ? e.value : -e.value;
     if (unit && e.unit) {
       const c = convert(v, e.unit, unit);
-      if (c !== undefined) out.push(c);
+      if (c !== undefined && visit(c)) return true;
       continue;
     }
-    out.push(v);
-    if (a.dim === 'money' && (e.cents || (Number.isInteger(v) && Math.abs(v) >= 100 && e.unit === undefined))) out.push(v / 100);
-    if (a.dim === 'percent' && e.fraction) out.push(v * 100);
+    if (visit(v)) return true;
+    if (a.dim === 'money' && (e.cents || (Number.isInteger(v) && Math.abs(v) >= 100 && e.unit === undefined)) && visit(v / 100)) return true;
+    if (a.dim === 'percent' && e.fraction && visit(v * 100)) return true;
   }
-  return out;
+  return false;
 }
 
 /** Small whole numbers name too many things: they need a word of the claim in the evidence's words. */
@@ -353,9 +399,7 @@ export function numberSupport(a: NumberSpecific, evidence: Evidence, claimWords:
   const small = needsWords(a, w.value);
   for (const e of evidence.numbers) {
     if (small && !e.anyNoun && !e.words.some((x) => claimWords.has(x))) continue;
-    if (small && e.derived !== undefined && e.derived !== 'length' && !e.derived.startsWith('count of') && !e.words.some((x) => claimWords.has(x))) continue;
-    // A unitless answer number is compared with unitless or same-scale evidence only.
-    for (const v of readings(e, a, w.unit)) if (Math.abs(v - w.value) <= tol) return e;
+    if (someReading(e, a, w.unit, (v) => Math.abs(v - w.value) <= tol)) return e;
   }
   return undefined;
 }
@@ -369,11 +413,7 @@ const WEAK_KEY_WORDS: ReadonlySet<string> = new Set(['id', 'value', 'data', 'res
 /** Whether the evidence can hold the answer's kind of number (money in money, a speed in a speed). */
 function compatible(a: NumberSpecific, unit: string | undefined, e: NumberEvidence): boolean {
   if (unit && e.unit) {
-    try {
-      return Qty(1, e.unit).isCompatible(unit);
-    } catch {
-      return false;
-    }
+    return convertible(e.unit, unit);
   }
   if (e.unit) return a.dim === undefined;
   if (a.dim === 'money') return e.cents || e.currency !== undefined || e.words.some((w) => MONEY_WORDS.has(w));
@@ -384,25 +424,33 @@ function compatible(a: NumberSpecific, unit: string | undefined, e: NumberEviden
 
 /**
  * The one slot the answer's own words tie its number to: a direct (not derived) number whose key the claim
- * names next to the specific, of a compatible unit. Undefined when none, or when several slots would fit.
+ * names next to the specific, of a compatible unit; of several (one per record of a list), the one whose record
+ * the claim names most. Undefined when none, or when several slots would still fit.
  *
  * @example
  * ```ts
  * numberTie(specificOf('built in 1962'), new Evidence([{ toolName: 't', result: { year_built: 1926 } }]), new Set(['built']));
  * ```
  */
-export function numberTie(a: NumberSpecific, evidence: Evidence, near: ReadonlySet<string>): NumberEvidence | undefined {
+export function numberTie(a: NumberSpecific, evidence: Evidence, near: ReadonlySet<string>, claim: ReadonlySet<string> = new Set()): NumberEvidence | undefined {
   const w = written(a);
-  let found: NumberEvidence | undefined;
-  const paths = new Set<string>();
+  const found = new Map<string, { e: NumberEvidence; named: number }>();
   for (const e of evidence.numbers) {
     if (e.derived !== undefined) continue;
     if (!e.words.some((x) => !WEAK_KEY_WORDS.has(x) && near.has(x))) continue;
     if (!compatible(a, w.unit, e)) continue;
-    paths.add(`${e.source}\u0000${e.path}`);
-    found = e;
+    let named = 0;
+    if (e.record) {
+      const words = recordWords(e.record);
+      for (const x of claim) if (words.has(x)) named++;
+    }
+    found.set(`${e.source}\u0000${e.path}`, { e, named });
   }
-  return paths.size === 1 ? found : undefined;
+  if (found.size === 1) return [...found.values()][0]?.e;
+  // One record of a list, named by the claim (`Evanston, Units in stock: 14`): the slot of that record.
+  const most = Math.max(0, ...[...found.values()].map((f) => f.named));
+  const named = [...found.values()].filter((f) => f.named === most);
+  return most > 0 && named.length === 1 ? named[0]?.e : undefined;
 }
 
 /**
@@ -459,10 +507,7 @@ export function transposedEvidence(a: NumberSpecific, evidence: Evidence, digits
   const w = written(a);
   const decimals = Math.max(0, Math.min(a.decimals, 6));
   for (const e of evidence.numbers) {
-    for (const v of readings(e, a, w.unit)) {
-      const theirs = Math.abs(v / (a.scale ?? 1)).toFixed(decimals).replace('.', '');
-      if (swapped(digits, theirs)) return e;
-    }
+    if (someReading(e, a, w.unit, (v) => swapped(digits, Math.abs(v / (a.scale ?? 1)).toFixed(decimals).replace('.', '')))) return e;
   }
   return undefined;
 }
@@ -478,11 +523,7 @@ export function unitMismatch(a: NumberSpecific, evidence: Evidence): NumberEvide
   for (const e of evidence.numbers) {
     if (e.derived !== undefined || !e.unit || e.unit === w.unit) continue;
     if (Math.abs(e.value - w.value) > tol) continue;
-    try {
-      if (Qty(1, e.unit).isCompatible(w.unit)) return e;
-    } catch {
-      // not a unit js-quantities knows
-    }
+    if (convertible(e.unit, w.unit)) return e;
   }
   return undefined;
 }

@@ -155,7 +155,7 @@ export function checkClaims(
   const sources = groundingSources(tools, documents, ref);
   const { claims, specifics } = extractSpecifics(tablesAsLines(answer), ref ? { ref } : {});
   const given = new Given(options.givenText ?? '', ref);
-  const ctx = claimContext(claims, sources, new Evidence(tools));
+  const ctx = claimContext(claims, sources, () => new Evidence(tools));
   const out: ClaimGroundingResult = { claims, supported: [], contradicted: [], fabricated: [], unverified: [], given: [] };
   for (const s of specifics) {
     const c = classify(s, sources, given, ctx);
@@ -193,7 +193,7 @@ function booleanClaims(claims: readonly string[], sources: GroundingSources): { 
   const out: { item: GroundingItem; verdict: 'supported' | 'contradicted' }[] = [];
   type Slot = (typeof sources.booleans)[number];
   /** Whether the clause is about the slot, and negated; undefined when it is not about it. */
-  const about = (b: Slot, lower: string, words: readonly string[], isNull: boolean): { negated: boolean; span: number; shared: number } | undefined => {
+  const about = (b: Slot, lower: string, words: readonly string[], clauseTerms: () => readonly string[], isNull: boolean): { negated: boolean; span: number; shared: number } | undefined => {
     const hits: number[] = [];
     for (const s of b.stems) {
       const i = words.findIndex((w) => stem(w.replace(/'s$/, '')) === s);
@@ -206,7 +206,7 @@ function booleanClaims(claims: readonly string[], sources: GroundingSources): { 
     let shared = 0;
     if (/(?:^|\.)\d+(?:\.|$)/.test(b.slot.path)) {
       const record = sources.recordTerms.get(b.slot.group);
-      shared = record ? contentWords(lower).filter((w) => record.has(w)).length : 0;
+      shared = record ? clauseTerms().filter((w) => record.has(w)).length : 0;
       if (shared === 0) return undefined;
     }
     const negated = negatedNear(words, hits);
@@ -217,13 +217,15 @@ function booleanClaims(claims: readonly string[], sources: GroundingSources): { 
     for (const clause of claim.split(BOOLEAN_CLAUSE)) {
       const lower = clause.toLowerCase();
       const words = lower.split(/[^\p{L}\p{N}']+/u).filter(Boolean);
+      let terms: readonly string[] | undefined;
+      const clauseTerms = (): readonly string[] => (terms ??= contentWords(lower));
       const found: { b: Slot; negated: boolean; span: number; shared: number }[] = [];
       for (const b of sources.booleans) {
-        const r = about(b, lower, words, false);
+        const r = about(b, lower, words, clauseTerms, false);
         if (r) found.push({ b, ...r });
       }
       for (const b of sources.nulls) {
-        const r = about(b, lower, words, true);
+        const r = about(b, lower, words, clauseTerms, true);
         if (r) found.push({ b, ...r });
       }
       // The most specific slots only, their words closest together: "curbside pickup" is about
