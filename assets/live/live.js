@@ -85,7 +85,7 @@
           cells.push(el('td', { className: 'num', rowSpan: scorers.length }, [String(agent.runs)]));
         }
         if (s === null) {
-          cells.push(el('td', { colSpan: 5, className: 'empty' }, ['no evaluation (not sampled or not applicable)']));
+          cells.push(el('td', { colSpan: 6, className: 'empty' }, ['no evaluation (not sampled or not applicable)']));
         } else {
           var when = failsWhen(s);
           cells.push(el('td', null, [s.name, when ? el('br') : null, when ? el('small', null, [when]) : null]));
@@ -93,13 +93,15 @@
           cells.push(el('td', { className: 'num' }, [num(s.mean, 2)]));
           var failText = percent(s.failRate) + (s.fails > 0 ? ' (' + s.fails + ')' : '');
           cells.push(el('td', { className: 'num' + (s.fails > 0 ? ' label-fail' : '') }, [failText]));
+          var unverifiedText = s.unverified > 0 && s.scored > 0 ? percent(s.unverified / s.scored) + ' (' + s.unverified + ')' : '–';
+          cells.push(el('td', { className: 'num', title: 'scored runs whose answer has specifics no tool result could confirm or contradict' }, [unverifiedText]));
           cells.push(el('td', null, [sparkline(s.trend)]));
         }
         body.appendChild(el('tr', null, cells));
       });
       return body;
     });
-    replaceBody(document.getElementById('agents'), bodies, 'No agent runs in the window yet.', 8);
+    replaceBody(document.getElementById('agents'), bodies, 'No agent runs in the window yet.', 9);
   }
 
   function toolList(tools) {

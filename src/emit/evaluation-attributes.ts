@@ -19,6 +19,7 @@ export const Attr = {
   explanation: 'gen_ai.evaluation.explanation',
   errorType: 'error.type',
   agentName: 'gen_ai.agent.name',
+  unverified: 'tracejudge.evaluation.unverified',
   openinferenceKind: 'openinference.span.kind',
 } as const;
 
@@ -28,6 +29,7 @@ export function evaluationEventAttributes(record: ScoreRecord): Attributes {
   if (typeof record.score === 'number' && Number.isFinite(record.score)) attrs[Attr.scoreValue] = record.score;
   if (record.label) attrs[Attr.scoreLabel] = record.label;
   if (record.reason) attrs[Attr.explanation] = record.reason;
+  if (typeof record.unverified === 'number') attrs[Attr.unverified] = record.unverified;
   if (record.error) attrs[Attr.errorType] = record.error.type || '_OTHER';
   return attrs;
 }

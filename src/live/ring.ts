@@ -29,6 +29,8 @@ export interface LiveEvaluation {
   label?: 'pass' | 'fail';
   threshold?: number;
   reason?: string;
+  /** Specifics of the answer the scorer could check neither way (the record's `unverified`). */
+  unverified?: number;
   error?: { type: string; message: string };
   traceId: string;
   spanId: string;
@@ -55,6 +57,8 @@ interface MinuteCounts {
   sum: number;
   fails: number;
   unscored: number;
+  /** Scored evaluations that left specifics unverified (`unverified` above 0). */
+  unverified: number;
   /** Sampling decisions made for this scorer, and how many said "score". */
   seen: number;
   sampled: number;
@@ -80,6 +84,8 @@ export interface LiveScorerSummary {
   failRate: number | null;
   fails: number;
   unscored: number;
+  /** Scored evaluations that left specifics of the answer unverified (scorers that report it). */
+  unverified: number;
   /** Mean score per minute, oldest first, `null` for a minute without scores (length `trendMinutes`). */
   trend: (number | null)[];
   sampling: { seen: number; sampled: number; effectiveRate: number | null; rate: number | null };
@@ -191,6 +197,7 @@ export class LiveRing implements Component, RunObserver {
         c.scored++;
         c.sum += r.score;
         if (r.label === 'fail') c.fails++;
+        if ((r.unverified ?? 0) > 0) c.unverified++;
       }
     }
     this.#totals.addRun(context.run.agentName, records);
@@ -285,6 +292,7 @@ export class LiveRing implements Component, RunObserver {
       failRate: failRateOf(c) ?? null,
       fails: c.fails,
       unscored: c.unscored,
+      unverified: c.unverified,
       trend,
       sampling: { seen: c.seen, sampled: c.sampled, effectiveRate: c.seen > 0 ? c.sampled / c.seen : null, rate: c.seen > 0 ? c.rate : null },
     };
@@ -322,6 +330,7 @@ export class LiveRing implements Component, RunObserver {
     if (r.label !== undefined) e.label = r.label;
     if (r.threshold !== undefined) e.threshold = r.threshold;
     if (r.reason !== undefined) e.reason = r.reason;
+    if (r.unverified !== undefined) e.unverified = r.unverified;
     if (r.error) e.error = r.error;
     if (r.judgeModel !== undefined) e.judgeModel = r.judgeModel;
     if (this.#config.traceUrlTemplate !== undefined) e.traceUrl = traceUrl(this.#config.traceUrlTemplate, r.traceId, r.spanId);
@@ -371,7 +380,7 @@ export class LiveRing implements Component, RunObserver {
 }
 
 function emptyMinute(): MinuteCounts {
-  return { evaluations: 0, scored: 0, sum: 0, fails: 0, unscored: 0, seen: 0, sampled: 0, rate: 0 };
+  return { evaluations: 0, scored: 0, sum: 0, fails: 0, unscored: 0, unverified: 0, seen: 0, sampled: 0, rate: 0 };
 }
 
 function addMinute(into: MinuteCounts, c: MinuteCounts): void {
@@ -380,6 +389,7 @@ function addMinute(into: MinuteCounts, c: MinuteCounts): void {
   into.sum += c.sum;
   into.fails += c.fails;
   into.unscored += c.unscored;
+  into.unverified += c.unverified;
   into.seen += c.seen;
   into.sampled += c.sampled;
   // The newest bucket comes last, so the last decision's rate wins.

@@ -14,6 +14,12 @@ export interface ScoreRecord {
   label?: 'pass' | 'fail';
   threshold?: number;
   reason?: string;
+  /**
+   * How many specifics of the answer (numbers, dates, names, statuses) the scorer could check neither way:
+   * not supported and not contradicted by any source. Only scorers that check specifics report it
+   * (`claim-grounding`); absent otherwise. Unverified never fails a run by itself.
+   */
+  unverified?: number;
   samplingRate: number;
   judgeModel?: string;
   durationMs: number;

@@ -76,9 +76,23 @@ export function scorerRunOf(context: AgentRunContext, scorer: ConfiguredScorer, 
   };
 }
 
+/**
+ * The specifics a scorer could check neither way: the length of an `unverified` list in its preprocess or
+ * analyze step result (claim-grounding's, or a custom scorer's that follows the same shape); undefined when
+ * the scorer reports none.
+ */
+export function unverifiedCount(result: { preprocessStepResult?: unknown; analyzeStepResult?: unknown }): number | undefined {
+  for (const step of [result.analyzeStepResult, result.preprocessStepResult]) {
+    if (typeof step === 'object' && step !== null && Array.isArray((step as { unverified?: unknown }).unverified)) {
+      return (step as { unverified: unknown[] }).unverified.length;
+    }
+  }
+  return undefined;
+}
+
 const FIELD_ORDER: readonly (keyof ScoreRecord)[] = [
   'evaluationId', 'traceId', 'spanId', 'agentName', 'scorer', 'score', 'label', 'threshold', 'reason',
-  'samplingRate', 'judgeModel', 'durationMs', 'timestamp', 'source', 'error', 'startTime',
+  'unverified', 'samplingRate', 'judgeModel', 'durationMs', 'timestamp', 'source', 'error', 'startTime',
 ];
 
 /** The record with its keys in the documented order (docs/records.md; readable JSON lines, no value changes). */
@@ -161,6 +175,7 @@ export class Evaluator {
         durationMs: ended - started,
         timestamp: this.#isoAt(ended),
         reason: typeof result.reason === 'string' && result.reason !== '' ? secrets.scrub(result.reason) : undefined,
+        unverified: unverifiedCount(result),
       };
       return { kind: 'record', record: recordOf(base, rest) };
     } catch (err) {

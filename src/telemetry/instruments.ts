@@ -18,6 +18,11 @@ export interface Instruments {
   evaluationScore: Histogram;
   /** `tracejudge.evaluations`, attribute `outcome` = pass | fail | error | skipped. */
   evaluations: Counter;
+  /**
+   * `tracejudge.evaluations.unverified`: evaluations whose scorer reported specifics it could check neither way
+   * (a record's `unverified` above 0), attributes `gen_ai.evaluation.name`, `gen_ai.agent.name`, `outcome`.
+   */
+  evaluationsUnverified: Counter;
   /** Attribute `source`. */
   spansReceived: Counter;
   /** Attributes `source`, `reason`. */
@@ -127,6 +132,12 @@ function createInstruments(meter: Meter, sources: GaugeSources): Instruments {
       'outcome',
       'tracejudge.skip.reason',
     ]),
+    evaluationsUnverified: new SummedCounter(
+      meter,
+      'tracejudge.evaluations.unverified',
+      { description: 'Evaluations that left specifics of the answer unverified (neither supported nor contradicted).', unit: '{evaluation}' },
+      ['gen_ai.evaluation.name', 'gen_ai.agent.name', 'outcome'],
+    ),
     spansReceived: meter.createCounter('tracejudge.spans.received', { description: 'Spans accepted by a source.', unit: '{span}' }),
     spansRejected: meter.createCounter('tracejudge.spans.rejected', { description: 'Spans refused by a source.', unit: '{span}' }),
     traceAssembled: new SummedCounter(meter, 'tracejudge.traces.assembled', { description: 'Traces handed on by the assembler.', unit: '{trace}' }, ['source', 'reason']),
@@ -207,7 +218,9 @@ export class Telemetry {
   recordScore(record: ScoreRecord): void {
     const attrs = { 'gen_ai.evaluation.name': record.scorer, 'gen_ai.agent.name': this.agentLabel(record.agentName) };
     if (typeof record.score === 'number' && Number.isFinite(record.score) && !record.error) this.instruments.evaluationScore.record(record.score, attrs);
-    this.instruments.evaluations.add(1, { 'gen_ai.evaluation.name': attrs['gen_ai.evaluation.name'], 'gen_ai.agent.name': attrs['gen_ai.agent.name'], outcome: outcomeOf(record) });
+    const outcome = outcomeOf(record);
+    this.instruments.evaluations.add(1, { ...attrs, outcome });
+    if ((record.unverified ?? 0) > 0) this.instruments.evaluationsUnverified.add(1, { ...attrs, outcome });
   }
 
   /** Count an evaluation a scorer could not apply to (no record is produced for it). */

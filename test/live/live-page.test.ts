@@ -169,6 +169,25 @@ describe.skipIf(!hasChromium)(`the live page in headless Chromium (skipped when 
 
     const agentsText = await textOf('#agents');
     for (const a of SAMPLE_AGENTS) expect(agentsText).toContain(a.name);
+    // The Unverified column: per scorer, the scored runs that left specifics unchecked, as the summary API says.
+    const columns = await js<string[]>(`[...document.querySelectorAll('#agents thead th')].map((h) => h.textContent.trim())`);
+    expect(columns).toContain('Unverified');
+    const summary = (await (await fetch(`${base}api/summary`, { headers: auth })).json()) as { agents: { name: string; scorers: { name: string; unverified: number }[] }[] };
+    const groups = await js<string[][][]>(`[...document.querySelectorAll('#agents tbody')].map((b) => [...b.rows].map((r) => [...r.cells].map((c) => c.textContent.trim())))`);
+    const offset = columns.indexOf('Unverified') - columns.indexOf('Scorer');
+    for (const agent of summary.agents) {
+      // One tbody per agent; its first row starts with the agent's three cells, the others with the scorer.
+      const group = groups.find((g) => g[0]?.[0] === agent.name);
+      expect(group, agent.name).toBeDefined();
+      for (const s of agent.scorers) {
+        expect(typeof s.unverified, `${agent.name} ${s.name}`).toBe('number');
+        // The scorer's cell is its name, then "fails below …" in small print.
+        const isScorer = (cell: string | undefined): boolean => cell === s.name || (cell?.startsWith(`${s.name}fails`) ?? false);
+        const row = group?.find((cells, i) => isScorer(cells[i === 0 ? 3 : 0]));
+        const at = row ? row.findIndex(isScorer) + offset : -1;
+        expect(row?.[at], `${agent.name} ${s.name} ${JSON.stringify(group)}`).toEqual(s.unverified > 0 ? expect.stringMatching(new RegExp(`\\(${s.unverified}\\)$`)) : '–');
+      }
+    }
 
     // The order agent's contradiction: its reason (from the record, as the API serves it) is on the page,
     // with the run's input and output and the trace link built from the template.

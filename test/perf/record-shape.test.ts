@@ -11,7 +11,7 @@ import type { ConfiguredScorer } from '../../src/scorers/descriptor.js';
 import { Secrets } from '../../src/telemetry/log.js';
 import { fixtureTrace } from '../pipeline/helpers.js';
 
-const SPEC_ORDER = ['evaluationId', 'traceId', 'spanId', 'agentName', 'scorer', 'score', 'label', 'threshold', 'reason', 'samplingRate', 'judgeModel', 'durationMs', 'timestamp', 'source', 'error', 'startTime'];
+const SPEC_ORDER = ['evaluationId', 'traceId', 'spanId', 'agentName', 'scorer', 'score', 'label', 'threshold', 'reason', 'unverified', 'samplingRate', 'judgeModel', 'durationMs', 'timestamp', 'source', 'error', 'startTime'];
 
 function configured(over: Partial<ConfiguredScorer>, scorer: ConfiguredScorer['scorer']): ConfiguredScorer {
   return { name: 'probe', type: 'probe', kind: 'code', direction: 'higher', threshold: 0.5, reason: 'always', needsGroundTruth: false, input: 'agent', samplingKey: 'probe', scorer, ...over };
