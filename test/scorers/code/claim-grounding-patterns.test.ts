@@ -28,6 +28,19 @@ const RIGHT: [string, string, unknown][] = [
   ['a list length', 'You have 3 open tickets.', { tickets: [{ id: 'T-1' }, { id: 'T-2' }, { id: 'T-3' }] }],
   ['hours and minutes', 'The flight takes 6 h 55 min.', { typicalDuration_min: 415 }],
   ['a rounded amount', 'It comes to about $4.8k.', { total_usd: 4823.5 }],
+  // 170 km is 105.63 mi: a converted figure cut to 105 rather than rounded to 106.
+  ['a conversion cut, not rounded', 'TRK-0510 has about 170 km / 105 mi of range.', { vehicles: [{ id: 'TRK-0510', range_km: 170 }] }],
+  // A rate per km is money, not a distance: 300 km × 3 = 900 km, 1,150 − 900 = 250 km, 250 × €0.25 = €62.50.
+  ['a key that is a rate per unit', 'You drove 1,150 km, 250 km over, so the charge is €62.50.', { currency: 'EUR', mileage: { included_km_per_day: 300, days: 3, excess_rate_cents_per_km: 25 } }],
+  ['a negation after the key words', "Roadside assistance isn't included on your policy.", { optionalCoverages: { roadsideAssistance: false } }],
+  ['an offer is not a claim', 'I can help you look at adding roadside assistance.', { optionalCoverages: { roadsideAssistance: false } }],
+  // 62 % of 55 L is 34.1 L: the sentence states the slot's own value (55), so 34 is another quantity.
+  ['a derived quantity beside its slot', 'Topping up 62% of the 55-liter tank is about 34 liters.', { fuel: { level_now_pct: 38, tank_liters: 55 } }],
+  // 2917 − 1000 cents: an installment less a credit of the nested record.
+  ['a difference with a nested amount', 'With the credit your effective cost is $19.17 a month.', { monthlyInstallmentCents: 2917, promoCredit: { monthlyCents: -1000 } }],
+  ['a unit is not a name', '50 GB of priority data each month.', { data: { priorityGb: 50, afterPriority: 'DEPRIORITIZED' } }],
+  // 120 is no transposition of the 210 days of supply: money is compared with money only.
+  ['money beside a column of days', 'The 90-day supply costs $120.00 a year.', { options: [{ days_supply: 30, copay_cents: 1250 }, { days_supply: 90, copay_cents: 3000 }, { days_supply: 90, copay_cents: 2500 }] }],
 ];
 
 /** Wrong answers: the wrong specific is contradicted or made up (score 0). */
@@ -49,6 +62,8 @@ const WRONG: [string, string, unknown, string][] = [
   ['the same figure in another currency', 'Invoice INV-1 was $129.50.', { invoiceNumber: 'INV-1', amountEur: 129.5 }, '$129.50'],
   ['the same figure in another unit', 'Shipping takes about 5 weeks.', { days: 5, carrier: 'DHL' }, '5 weeks'],
   ['an amount off by a power of ten', 'The order came to $1,562.00.', { total_cents: 1562000 }, '$1,562.00'],
+  ['two amounts of a record swapped', 'Your collision deductible is $500.', { deductibles: { collision_deductible: 1000, comprehensive_deductible: 500 } }, '$500'],
+  ['two places of a record swapped', 'Pickup is at Portland Jetport.', { rental: { pickup_location: 'Boston Logan', return_location: 'Portland Jetport' } }, 'Portland Jetport'],
   ['a made-up tracking number', 'Track it with 1Z999AA10123456999.', { tracking: '1Z999AA10123456784' }, '1Z999AA10123456999'],
 ];
 

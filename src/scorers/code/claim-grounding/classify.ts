@@ -204,8 +204,9 @@ function decide(spec: Specific, relevant: Relevant[], sources: GroundingSources,
   const named = top.filter((r) => r.fact.slot.keyWords.some((w) => !UNIT_KEY_WORDS.has(w) && nearStems.has(stem(w))));
   const slots = new Set(top.map((r) => `${r.fact.slot.source}\u0000${r.fact.slot.path}`));
   if (named.length > 0) return { verdict: 'contradicted', evidence: named.map((r) => r.fact) };
-  // Amounts, durations and counts combine in too many ways: only a named key ties them.
-  if (spec.kind === 'number' && (spec.dim === undefined || spec.dim === 'money' || spec.dim === 'duration' || spec.dim === 'count')) return undefined;
+  // Amounts, durations, counts, distances and weights combine in too many ways (a trip is the odometer's
+  // difference less the allowance): only a named key ties them.
+  if (spec.kind === 'number' && (spec.dim === undefined || spec.dim === 'money' || spec.dim === 'duration' || spec.dim === 'count' || spec.dim === 'length' || spec.dim === 'mass')) return undefined;
   const groups = new Set(top.map((r) => r.fact.slot.group)).size;
   if (slots.size === 1 && (max > 0 || groups === 1)) return { verdict: 'contradicted', evidence: top.map((r) => r.fact) };
   // Every slot of the one record the claim is about disagrees: a status (`available: false`, `stock: 0`) or a
@@ -216,11 +217,44 @@ function decide(spec: Specific, relevant: Relevant[], sources: GroundingSources,
   return undefined;
 }
 
+/**
+ * Two values of one record said the other way round ("pickup at Portland Jetport" when Portland Jetport is the
+ * return location and the pickup is Boston Logan; "collision deductible $500" when $500 is comprehensive's):
+ * the two slots are a pair (their keys share a word: `pickup_location` / `return_location`), the slot holding
+ * the written value is named by none of its own words anywhere in the claim, while exactly one sibling,
+ * holding another value, is named next to the specific by a word only its key has.
+ */
+function swappedSlot<S extends Specific>(spec: Specific, ctx: ClaimContext, facts: readonly { fact: Fact; s: S }[], holds: (s: S) => boolean): Fact | undefined {
+  const holders = facts.filter(({ s }) => holds(s));
+  if (holders.length === 0 || holders.length > 4) return undefined;
+  const claim = ctx.claims[spec.claim] ?? '';
+  const near = new Set([...nearWords(claim, spec.at, spec.text.length)].map(stem));
+  const anywhere = new Set(contentWords(claim).map(stem));
+  const meaningful = (w: string): boolean => w.length > 2 && !UNIT_KEY_WORDS.has(w) && !STOP_WORDS.has(w) && !GENERIC_KEY_WORDS.has(w);
+  const own = (f: Fact, other: Fact): string[] => f.slot.keyWords.filter((w) => meaningful(w) && !other.slot.keyWords.includes(w));
+  let found: Fact | undefined;
+  for (const h of holders) {
+    for (const { fact, s } of facts) {
+      if (fact.slot.group !== h.fact.slot.group || fact === h.fact || holds(s)) continue;
+      if (!fact.slot.keyWords.some((w) => h.fact.slot.keyWords.includes(w))) continue;
+      const theirs = own(fact, h.fact);
+      const mine = own(h.fact, fact);
+      if (theirs.length === 0 || mine.length === 0 || mine.some((w) => anywhere.has(stem(w))) || !theirs.some((w) => near.has(stem(w)))) continue;
+      if (found && found !== fact) return undefined;
+      found = fact;
+    }
+  }
+  return found;
+}
+
 /** A slot inside a list (`stores.1.status`): one of several records, which the claim must name. */
 const inList = (f: Fact): boolean => /(?:^|\.)\d+(?:\.|$)/.test(f.slot.path);
 
 /** Relative days and loose times of day: never a contradiction ("open 8 AM to 8 PM today"). */
 const RELATIVE = /^(?:today|tonight|this (?:morning|afternoon|evening)|now)$/i;
+
+/** Key words that name no particular slot of a record (`accountId`, `totalValue`): never a swap by themselves. */
+const GENERIC_KEY_WORDS: ReadonlySet<string> = new Set(['account', 'total', 'count', 'amount', 'value', 'name', 'type', 'status', 'code', 'label', 'number', 'level', 'state', 'current', 'item', 'detail']);
 
 /** Key words that name a unit, not a thing: `pto_hours` does not tie "55 hours" to itself. */
 const UNIT_KEY_WORDS: ReadonlySet<string> = new Set(['night', 'hour', 'hr', 'day', 'minute', 'min', 'second', 'sec', 'ms', 'week', 'month', 'year', 'cent', 'usd', 'eur', 'gbp', 'pct', 'percent', 'kg', 'lb', 'km', 'mi', 'mile', 'c', 'f', 'mb', 'gb', 'kb', 'ft', 'sqft', 'at', 'on', 'date', 'time', 'utc']);
@@ -294,6 +328,9 @@ function tieFact(e: NumberEvidence): Fact {
 
 function classifyNumber(a: NumberSpecific, sources: GroundingSources, given: GivenText, ctx: ClaimContext): Classified {
   const nums = ctx.facts.number;
+  // Amounts only: quantities of one record are said together too often ("11.8 GB used of your 15 GB").
+  const swapped = a.dim !== 'money' ? undefined : swappedSlot(a, ctx, nums, (s) => (s.dim === undefined || s.dim === 'count' || (s.dim === 'money' && (!s.unit || !a.unit || s.unit === a.unit))) && sameValue(a, s.value));
+  if (swapped) return { specific: a, verdict: 'contradicted', evidence: [swapped] };
   // Any number of the run, normalised (sign, scale, unit, rounding) or derived, that is the written value.
   const backed = numberSupport(a, ctx.evidence, ctx.claimTerms(a.claim));
   if (backed) {
@@ -316,7 +353,11 @@ function classifyNumber(a: NumberSpecific, sources: GroundingSources, given: Giv
     const d = ctx.facts.date.find(({ s }) => s.day === a.day);
     if (d) return { specific: a, verdict: 'supported', evidence: [d.fact] };
   }
-  const decided = decide(a, relevant, sources, ctx);
+  // A slot whose own value the claim writes elsewhere ("62% of the 55-liter tank is about 34 liters") is
+  // that other number's: it says nothing against this one.
+  const claimText = ctx.claims[a.claim] ?? '';
+  const unused = relevant.filter((r) => r.supports || !(writesNumber(claimText, (r.fact.specific as NumberSpecific).value) || claimText.includes(r.fact.specific.text)));
+  const decided = decide(a, unused, sources, ctx);
   if (decided) return { specific: a, ...decided };
   if (a.dim === undefined && writesNumber(sources.text, a.value)) {
     return { specific: a, verdict: 'supported', evidence: [] };
@@ -324,7 +365,7 @@ function classifyNumber(a: NumberSpecific, sources: GroundingSources, given: Giv
   const otherCurrency = currencyMismatch(a, ctx.evidence) ?? unitMismatch(a, ctx.evidence);
   if (otherCurrency) return { specific: a, verdict: 'contradicted', evidence: [tieFact(otherCurrency)] };
   // Nothing supports it: contradicted when the claim names one slot's key next to it.
-  const tie = numberTie(a, ctx.evidence, nearWords(ctx.claims[a.claim] ?? '', a.at, a.text.length), ctx.claimTerms(a.claim));
+  const tie = numberTie(a, ctx.evidence, nearWords(ctx.claims[a.claim] ?? '', a.at, a.text.length), ctx.claimTerms(a.claim), ctx.claims[a.claim] ?? '');
   if (tie && !given.specifics.some((g) => g.kind === 'number' && sameValue(a, g.value))) {
     return { specific: a, verdict: 'contradicted', evidence: [tieFact(tie)] };
   }
@@ -354,7 +395,10 @@ function slipped(x: string, y: string): boolean {
 function nearMiss(a: NumberSpecific, ctx: ClaimContext, sources: GroundingSources): Fact | undefined {
   const mine = digitsAt(a.dim === 'duration' || a.dim === 'length' || a.dim === 'mass' || a.dim === 'speed' ? a.value / a.factor : a.value / (a.scale ?? 1), a.decimals);
   const words = around(a, ctx);
+  const claimText = ctx.claims[a.claim] ?? '';
   for (const { fact, s } of ctx.facts.number) {
+    // A slot the claim states elsewhere is another number's ("300 km per day × 3 days = 900 km").
+    if (writesNumber(claimText, s.value) || claimText.includes(s.text)) continue;
     if (a.dim !== undefined && s.dim !== undefined && a.dim !== s.dim) continue;
     if (a.dim === 'money' && a.unit && s.unit && a.unit !== s.unit) continue;
     const v = comparable(a, s);
@@ -394,6 +438,8 @@ function classifyDate(a: DateSpecific, sources: GroundingSources, given: GivenTe
     const day = a.day ?? match?.s.day;
     if (day !== undefined && weekdayOf(day) !== a.stated) return { specific: a, verdict: 'contradicted', evidence: match ? [match.fact] : [] };
   }
+  const swapped = a.day !== undefined || a.monthDay !== undefined ? swappedSlot(a, ctx, ctx.facts.date, (s) => dateMatches(a, s)) : undefined;
+  if (swapped) return { specific: a, verdict: 'contradicted', evidence: [swapped] };
   const relevant: Relevant[] = [];
   for (const { fact, s } of ctx.facts.date) {
     // A bare weekday can only disagree with a full date.
@@ -503,6 +549,10 @@ const ZONES: ReadonlySet<string> = new Set(['utc', 'gmt', 'bst', 'cet', 'cest', 
 
 function classifyEntity(a: EntitySpecific, sources: GroundingSources, given: GivenText, ctx: ClaimContext): Classified {
   if (ZONES.has(a.norm)) return { specific: a, verdict: 'ignored', evidence: [] };
+  // A label ("Event: Departed", a table's column as the table is read): not a claim about anything.
+  if (/^\s*:/u.test((ctx.claims[a.claim] ?? '').slice(a.at + a.text.length))) return { specific: a, verdict: 'ignored', evidence: [] };
+  const swapped = swappedSlot(a, ctx, ctx.facts.entity, (s) => s.norm === a.norm);
+  if (swapped) return { specific: a, verdict: 'contradicted', evidence: [swapped] };
   if (mentions(sources.text, a.norm)) {
     const evidence = ctx.facts.entity.filter(({ s }) => s.norm === a.norm).map(({ fact }) => fact);
     return { specific: a, verdict: 'supported', evidence };
@@ -514,9 +564,13 @@ function classifyEntity(a: EntitySpecific, sources: GroundingSources, given: Giv
   // Contradicted: a slot holds another name of the same class (a carrier, a city), or the claim names the slot's key.
   const near = nearWords(ctx.claims[a.claim] ?? '', a.at, a.text.length);
   const relevant: Relevant[] = [];
+  // Tied by a key word alone, a name is compared only with a name: not an acronym or unit of the answer
+  // ("50 GB of priority data"), not an UPPER_CASE enum of the tools (statuses have their own rules).
+  const acronym = /^\p{Lu}{1,4}$/u.test(a.text);
   for (const { fact, s } of ctx.facts.entity) {
     if (s.norm === a.norm) continue;
-    if ((a.cls !== undefined && (s.cls === a.cls || fact.slot.keyWords.includes(a.cls))) || (fact.slot.keyWords.some((w) => w.length > 3 && w !== 'name' && near.has(w)) && fact.slot.path !== '' && !/\d/.test(s.norm))) {
+    const named = !acronym && !/^[\p{Lu}\d_]+$/u.test(s.text) && fact.slot.keyWords.some((w) => w.length > 3 && w !== 'name' && near.has(w));
+    if ((a.cls !== undefined && (s.cls === a.cls || fact.slot.keyWords.includes(a.cls))) || (named && fact.slot.path !== '' && !/\d/.test(s.norm))) {
       relevant.push({ fact, supports: false });
     }
   }

@@ -10,7 +10,7 @@
  * `claim-grounding`).
  */
 import Qty from 'js-quantities';
-import { contentWords, keyWords, parseJsonString } from './sources.js';
+import { contentWords, keyWords, parseJsonString, withoutDenominator } from './sources.js';
 import { singular, type NumberSpecific } from './specifics.js';
 
 /** Where a number of the evidence comes from, for reasons. */
@@ -55,6 +55,7 @@ const ANSWER_UNIT: Readonly<Record<string, string>> = {
 
 const CURRENCY_WORDS: ReadonlySet<string> = new Set(['usd', 'eur', 'gbp', 'chf', 'jpy', 'cad', 'aud', 'inr', 'mxn', 'brl', 'sek', 'nok', 'dkk', 'pln', 'cny']);
 const CURRENCY_KEYS: ReadonlySet<string> = new Set(['currency', 'currency_code', 'currencyCode', 'ccy']);
+const PERCENT_WORDS: ReadonlySet<string> = new Set(['pct', 'percent', 'percentage']);
 const CENT_WORDS: ReadonlySet<string> = new Set(['cent', 'cents', 'pence', 'penny']);
 /** Keys of a multiplier that is not a count: an exchange rate, a discount. */
 const RATE_WORDS: ReadonlySet<string> = new Set(['rate', 'fx', 'exchange', 'multiplier', 'factor', 'discount', 'off', 'markup', 'tax', 'vat', 'tip']);
@@ -97,7 +98,9 @@ function recordCurrency(obj: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-function unitOfKey(words: readonly string[]): string | undefined {
+/** The unit a key names: its last unit word, the word after a `per` left out (`excess_rate_cents_per_km` is money). */
+function unitOfKey(all: readonly string[]): string | undefined {
+  const words = withoutDenominator(all);
   for (let i = words.length - 1; i >= 0; i--) {
     const u = KEY_UNIT[words[i] as string];
     if (u) return u;
@@ -213,11 +216,21 @@ export class Evidence {
     const nums: NumberEvidence[] = [];
     const currency = recordCurrency(value);
     const record = value;
+    const nested: [string, unknown][] = [];
     for (const [k, v] of Object.entries(value)) {
       const p = path ? `${path}.${k}` : k;
       const n = typeof v === 'number' ? v : typeof v === 'string' ? numericString(v) : undefined;
       if (n !== undefined && Number.isFinite(n)) nums.push(this.#leaf(n, k, source, p, currency, record));
-      else this.#walk(v, source, p, [...keyPath, k], depth + 1, []);
+      else nested.push([k, v]);
+    }
+    // What is left of a percentage (38 % of fuel left is 62 % to fill).
+    for (const e of nums) if (e.value >= 0 && e.value <= 100 && e.words.some((w) => PERCENT_WORDS.has(w))) this.#add({ ...e, value: 100 - e.value, derived: '100 −' });
+    // A nested object (not a list) is paired with its parent's amounts of money too: an installment and its
+    // promo credit (`monthlyInstallmentCents` − `promoCredit.monthlyCents`).
+    const money = nums.filter((e) => e.cents || e.currency !== undefined || e.words.some((w) => MONEY_WORDS.has(w))).slice(0, 4);
+    for (const [k, v] of nested) {
+      const p = path ? `${path}.${k}` : k;
+      this.#walk(v, source, p, [...keyPath, k], depth + 1, isObject(v) ? money : []);
     }
     this.#pairs([...nums, ...extra].slice(0, MAX_PAIRED), source, path);
   }
@@ -362,7 +375,7 @@ const convertible = (from: string, to: string): boolean => from === to || conver
  * written, until it returns true; returns whether one did. No array is made: this runs for every piece of
  * evidence against every number of an answer.
  */
-function someReading(e: NumberEvidence, a: NumberSpecific, unit: string | undefined, visit: (v: number) => boolean): boolean {
+function someReading(e: NumberEvidence, a: NumberSpecific, unit: string | undefined, visit: (v: number, converted: boolean) => boolean): boolean {
   if (a.dim === 'money' && a.unit && e.currency && e.currency !== a.unit) return false;
   // A debit shown as a charge: the sign of money only (a temperature's sign is never dropped).
   const signs = e.value < 0 && (a.dim === 'money' || a.dim === undefined || a.dim === 'count') ? 2 : 1;
@@ -370,12 +383,12 @@ function someReading(e: NumberEvidence, a: NumberSpecific, unit: string | undefi
     const v = i === 0 ? e.value : -e.value;
     if (unit && e.unit) {
       const c = convert(v, e.unit, unit);
-      if (c !== undefined && visit(c)) return true;
+      if (c !== undefined && visit(c, e.unit !== unit)) return true;
       continue;
     }
-    if (visit(v)) return true;
-    if (a.dim === 'money' && (e.cents || (Number.isInteger(v) && Math.abs(v) >= 100 && e.unit === undefined)) && visit(v / 100)) return true;
-    if (a.dim === 'percent' && e.fraction && visit(v * 100)) return true;
+    if (visit(v, false)) return true;
+    if (a.dim === 'money' && (e.cents || (Number.isInteger(v) && Math.abs(v) >= 100 && e.unit === undefined)) && visit(v / 100, false)) return true;
+    if (a.dim === 'percent' && e.fraction && visit(v * 100, false)) return true;
   }
   return false;
 }
@@ -396,10 +409,12 @@ function needsWords(a: NumberSpecific, w: number): boolean {
 export function numberSupport(a: NumberSpecific, evidence: Evidence, claimWords: ReadonlySet<string>): NumberEvidence | undefined {
   const w = written(a);
   const tol = tolerance(a, w.value);
+  // A converted figure may be cut rather than rounded (170 km → "105 mi"): the whole last digit either way.
+  const convertedTol = Math.max(tol, 2 * tol - 1e-9 * Math.max(1, Math.abs(w.value)));
   const small = needsWords(a, w.value);
   for (const e of evidence.numbers) {
     if (small && !e.anyNoun && !e.words.some((x) => claimWords.has(x))) continue;
-    if (someReading(e, a, w.unit, (v) => Math.abs(v - w.value) <= tol)) return e;
+    if (someReading(e, a, w.unit, (v, converted) => Math.abs(v - w.value) <= (converted ? convertedTol : tol))) return e;
   }
   return undefined;
 }
@@ -416,10 +431,11 @@ function compatible(a: NumberSpecific, unit: string | undefined, e: NumberEviden
     return convertible(e.unit, unit);
   }
   if (e.unit) return a.dim === undefined;
-  if (a.dim === 'money') return e.cents || e.currency !== undefined || e.words.some((w) => MONEY_WORDS.has(w));
+  if (e.cents || e.currency !== undefined) return a.dim === 'money' || a.dim === undefined;
+  if (a.dim === 'money') return e.words.some((w) => MONEY_WORDS.has(w));
   if (a.dim === 'percent') return e.fraction || Math.abs(e.value) > 1;
-  if (a.dim === 'temperature' || a.dim === 'speed' || a.dim === 'length' || a.dim === 'mass') return false;
-  return true;
+  // A quantity the answer gives in a unit is not held by a slot that names none.
+  return unit === undefined && a.dim !== 'temperature' && a.dim !== 'speed' && a.dim !== 'length' && a.dim !== 'mass';
 }
 
 /**
@@ -432,13 +448,16 @@ function compatible(a: NumberSpecific, unit: string | undefined, e: NumberEviden
  * numberTie(specificOf('built in 1962'), new Evidence([{ toolName: 't', result: { year_built: 1926 } }]), new Set(['built']));
  * ```
  */
-export function numberTie(a: NumberSpecific, evidence: Evidence, near: ReadonlySet<string>, claim: ReadonlySet<string> = new Set()): NumberEvidence | undefined {
+export function numberTie(a: NumberSpecific, evidence: Evidence, near: ReadonlySet<string>, claim: ReadonlySet<string> = new Set(), claimText = ''): NumberEvidence | undefined {
   const w = written(a);
   const found = new Map<string, { e: NumberEvidence; named: number }>();
   for (const e of evidence.numbers) {
     if (e.derived !== undefined) continue;
     if (!e.words.some((x) => !WEAK_KEY_WORDS.has(x) && near.has(x))) continue;
     if (!compatible(a, w.unit, e)) continue;
+    // The claim states this slot's own value elsewhere ("62% of the 55-liter tank is about 34 liters"): the
+    // number is another quantity, derived or not, and the slot says nothing against it.
+    if (statesValue(claimText, e)) continue;
     let named = 0;
     if (e.record) {
       const words = recordWords(e.record);
@@ -451,6 +470,15 @@ export function numberTie(a: NumberSpecific, evidence: Evidence, near: ReadonlyS
   const most = Math.max(0, ...[...found.values()].map((f) => f.named));
   const named = [...found.values()].filter((f) => f.named === most);
   return most > 0 && named.length === 1 ? named[0]?.e : undefined;
+}
+
+/** Whether `text` writes the slot's value as a number (`55`, or `2.89` for 289 cents), not inside a longer one. */
+function statesValue(text: string, e: NumberEvidence): boolean {
+  if (text === '') return false;
+  const forms = [String(Math.abs(e.value))];
+  if (e.cents) forms.push((Math.abs(e.value) / 100).toFixed(2), String(Math.abs(e.value) / 100));
+  const plain = text.replace(/(?<=\d),(?=\d{3}\b)/gu, '');
+  return forms.some((f) => /^\d+(?:\.\d+)?$/.test(f) && new RegExp(`(?<![\\d.])${f.replace('.', '\\.')}(?![\\d]|\\.\\d)`).test(plain));
 }
 
 /**
@@ -507,6 +535,7 @@ export function transposedEvidence(a: NumberSpecific, evidence: Evidence, digits
   const w = written(a);
   const decimals = Math.max(0, Math.min(a.decimals, 6));
   for (const e of evidence.numbers) {
+    if (!compatible(a, w.unit, e)) continue;
     if (someReading(e, a, w.unit, (v) => swapped(digits, Math.abs(v / (a.scale ?? 1)).toFixed(decimals).replace('.', '')))) return e;
   }
   return undefined;

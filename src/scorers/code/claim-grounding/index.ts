@@ -168,14 +168,17 @@ export function checkClaims(
 
 /** Where a claim's clauses end for yes/no claims. */
 const BOOLEAN_CLAUSE = /[;:]|,\s+|\s+(?:but|and|while|whereas|although|though)\s+/u;
+/** A clause that offers, asks or supposes ("I can help you add…", "if you'd like", "would you…?") states nothing. */
+const HYPOTHETICAL = /\b(?:can|could|would|might|may|if|whether|want|wants|wish|like|add|adding|consider|considering|option|offer|upgrade|recommend)\b|\?/u;
+
 /** A state reached (`has been issued`, `was refunded`, `we've sent`): what a null slot says has not happened. */
 const DONE = /\b(?:has|have|had|was|were|been|already)\b|'s been|'ve\b/u;
 const COMPLETED = /\b(?:issued|processed|sent|paid|approved|completed|credited|refunded|received|scheduled|assigned|written|published|filed|submitted|shipped|delivered|resolved|posted|booked|confirmed|released)\b/u;
 
-/** Whether a negator stands within four words before the first key word, or between the key words. */
+/** Whether a negator stands within four words before the first key word, between them, or in the three after ("X isn't included"). */
 function negatedNear(words: readonly string[], hits: readonly number[]): boolean {
   const from = Math.max(0, Math.min(...hits) - 4);
-  const to = Math.max(...hits);
+  const to = Math.min(words.length - 1, Math.max(...hits) + 3);
   for (let i = from; i <= to; i++) {
     const w = words[i] as string;
     if (NEGATORS.has(w) || w.endsWith("n't")) return true;
@@ -209,6 +212,7 @@ function booleanClaims(claims: readonly string[], sources: GroundingSources): { 
       shared = record ? clauseTerms().filter((w) => record.has(w)).length : 0;
       if (shared === 0) return undefined;
     }
+    if (HYPOTHETICAL.test(lower)) return undefined;
     const negated = negatedNear(words, hits);
     if (isNull && !(COMPLETED.test(lower) && (DONE.test(lower) || negated))) return undefined;
     return { negated, span: Math.max(...hits) - Math.min(...hits), shared };
@@ -236,8 +240,19 @@ function booleanClaims(claims: readonly string[], sources: GroundingSources): { 
       const pattern = (b: Slot): string => `${b.slot.source}\u0000${b.slot.path.replace(/\d+/g, '#')}`;
       const best = new Map<string, number>();
       for (const f of found) best.set(pattern(f.b), Math.max(best.get(pattern(f.b)) ?? 0, f.shared));
+      // Any record of the list, with or without such a slot: "the signed proof of loss" is about
+      // SIGNED_PROOF_OF_LOSS, whose `received_at` is set, not PROOF_OF_OWNERSHIP, whose is null.
+      const namedMore = (b: Slot, shared: number): boolean => {
+        if (shared === 0) return false;
+        const list = b.slot.group.replace(/\d+/g, '#');
+        for (const [group, record] of sources.recordTerms) {
+          if (group === b.slot.group || group.replace(/\d+/g, '#') !== list) continue;
+          if (clauseTerms().filter((w) => record.has(w)).length > shared) return true;
+        }
+        return false;
+      };
       for (const { b, negated, span, shared } of found) {
-        if (b.stems.length < most || span > tight || shared < (best.get(pattern(b)) ?? 0)) continue;
+        if (b.stems.length < most || span > tight || shared < (best.get(pattern(b)) ?? 0) || namedMore(b, shared)) continue;
         out.push({
           item: { kind: 'status', text: clause.trim(), reading: `${negated ? 'not ' : ''}${b.slot.path}`, claim, sources: [{ source: b.slot.source, path: b.slot.path, value: b.slot.shown }] },
           verdict: negated === !b.value ? 'supported' : 'contradicted',

@@ -165,11 +165,19 @@ function singularKeyWords(key: string): readonly string[] {
   return words;
 }
 
-/** The unit a numeric key names: its last word that names one (`refundWindowDays` → days). */
+/**
+ * The unit a numeric key names: its last word that names one (`refundWindowDays` → days), the word after a
+ * `per` left out (`excess_rate_cents_per_km` and `charge_per_liter_cents` are money, `km_per_day` a distance).
+ */
+export function withoutDenominator(words: readonly string[]): readonly string[] {
+  const per = words.indexOf('per');
+  return per < 0 ? words : [...words.slice(0, per), ...words.slice(per + 2)];
+}
+
 function keyUnit(words: readonly string[]): { info?: UnitInfo; cents: boolean } {
   let info: UnitInfo | undefined;
   let cents = false;
-  for (const w of words) {
+  for (const w of withoutDenominator(words)) {
     const hit = KEY_UNITS[w] ?? KEY_UNITS[`${w}s`];
     if (CENT_KEYS.has(w)) cents = true;
     if (hit && !(info && hit.unit === '' && info.dim === hit.dim)) info = hit;
