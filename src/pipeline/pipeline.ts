@@ -177,10 +177,16 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   };
   const stats: PipelineStats = { traces: 0, tracesDone: 0, runs: 0, records: 0, errors: 0, skipped: 0, notSampled: 0, shed: 0, budgetSkipped: 0, selfRuns: 0, signalOnly: 0 };
 
-  const decide = (policy: SamplingPolicy | undefined, context: AgentRunContext, scorer: ConfiguredScorer, codeScores: Record<string, number>): SamplingDecision => {
+  const decide = (
+    policy: SamplingPolicy | undefined,
+    context: AgentRunContext,
+    scorer: ConfiguredScorer,
+    codeScores: Record<string, number>,
+    codeUnverified?: Record<string, number>,
+  ): SamplingDecision => {
     if (!policy) return ALL;
     return policy.decide(
-      { run: context.run, spans: context.spans, span: context.span, resourceAttributes: context.resourceAttributes, scorer: scorer.samplingKey, scorerKind: scorer.kind, codeScores },
+      { run: context.run, spans: context.spans, span: context.span, resourceAttributes: context.resourceAttributes, scorer: scorer.samplingKey, scorerKind: scorer.kind, codeScores, ...(codeUnverified ? { codeUnverified } : {}) },
       now(),
     );
   };
@@ -254,6 +260,12 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     const records: ScoreRecord[] = [];
     const decisions: { scorer: string; sampled: boolean; rate: number }[] = [];
     const codeScores: Record<string, number> = {};
+    let codeUnverified: Record<string, number> | undefined;
+    const note = (name: string, outcome: EvaluationOutcome): void => {
+      if (outcome.kind !== 'record') return;
+      if (typeof outcome.record.score === 'number') codeScores[name] = outcome.record.score;
+      if (typeof outcome.record.unverified === 'number') (codeUnverified ??= {})[name] = outcome.record.unverified;
+    };
     // One policy per run, so a hot reload never splits a run's decisions between two configs.
     const policy = options.policy?.();
     // Only trajectory scorers read the trajectory; building it walks the run's spans again.
@@ -268,19 +280,18 @@ export function createPipeline(options: PipelineOptions): Pipeline {
         stats.notSampled++;
         // A boost signal is computed anyway, for the judge scorers' decisions; it is not emitted.
         if (signals?.has(scorer.name)) {
-          const signal = await evaluate(argsOf(common, scorer, decision.rate));
-          if (signal.kind === 'record' && typeof signal.record.score === 'number') codeScores[scorer.name] = signal.record.score;
+          note(scorer.name, await evaluate(argsOf(common, scorer, decision.rate)));
           stats.signalOnly++;
         }
         continue;
       }
       const outcome = await evaluate(argsOf(common, scorer, decision.rate));
-      if (outcome.kind === 'record' && typeof outcome.record.score === 'number') codeScores[scorer.name] = outcome.record.score;
+      note(scorer.name, outcome);
       settle(outcome, context, scorer, records);
     }
     const pending: Promise<void>[] = [];
     for (const scorer of judgeScorers) {
-      const decision = decide(policy, context, scorer, codeScores);
+      const decision = decide(policy, context, scorer, codeScores, codeUnverified);
       if (observers.length > 0) decisions.push({ scorer: scorer.name, sampled: decision.sampled, rate: decision.rate });
       if (!decision.sampled) {
         stats.notSampled++;

@@ -2,7 +2,7 @@
  * Compiles the `sampling` section once (at start and on reload) into lookups the hot path only reads:
  * agent matching, rules, and where each rate and rate limit comes from.
  */
-import type { AgentSamplingConfig, RateLimitConfig, SamplingConfig, ScorerSamplingConfig } from '../config/sections/sampling.js';
+import type { AgentSamplingConfig, RateLimitConfig, RuleConfig, SamplingConfig, ScorerSamplingConfig } from '../config/sections/sampling.js';
 import { formatPath } from '../config/path.js';
 import { createPatternMatcher, type PatternMatch } from '../util/glob.js';
 import { ruleFromConfig, type Rule } from './rules/rule.js';
@@ -10,6 +10,13 @@ import type { ScorerKind } from './types.js';
 
 /** Built-in rates when nothing in `sampling` sets one (docs/configuration.md). */
 export const BUILTIN_RATES: Readonly<Record<ScorerKind, number>> = { code: 1, judge: 0.1 };
+
+/**
+ * The global rules when `sampling.rules` is absent: judge scorers spend their rate first on runs whose answer
+ * the code scorers left unverified, and sample the rest at 2 % at least (`rules: []` turns it off). Without a
+ * code scorer that reports unverified specifics, or with a rate of 1, it samples exactly as the rate alone.
+ */
+export const BUILTIN_RULES: readonly RuleConfig[] = [{ name: 'unverified-first', type: 'unverified', action: 'prefer', rest: 0.02 }];
 
 /** A limit and the config path that names it; the path is also the bucket's identity. */
 export interface LimitRef {
@@ -44,7 +51,9 @@ function scorerOverride(map: Readonly<Record<string, ScorerSamplingConfig>> | un
 
 export function compileSampling(section: SamplingConfig): CompiledSampling {
   const s = section ?? { respectUpstream: true };
-  const globalRules = (s.rules ?? []).map((r, i) => ruleFromConfig(r, formatPath(['sampling', 'rules', i])));
+  const globalRules = s.rules
+    ? s.rules.map((r, i) => ruleFromConfig(r, formatPath(['sampling', 'rules', i])))
+    : BUILTIN_RULES.map((r) => ruleFromConfig(r, `built-in rule ${r.name ?? r.type}`));
   const entries: Record<string, AgentEntry> = {};
   for (const [key, config] of Object.entries(s.agents ?? {})) {
     const rules = (config.rules ?? []).map((r, i) => ruleFromConfig(r, formatPath(['sampling', 'agents', key, 'rules', i])));

@@ -29,11 +29,11 @@ export interface SamplingPolicy {
 
 const AGENT_CACHE_MAX = 4096;
 
-function evaluateRules(rules: readonly Rule[], input: SamplingInput, kind: ScorerKind, ruleFailures: ThrottledLog): SamplingDecision | undefined {
+function evaluateRules(rules: readonly Rule[], input: SamplingInput, kind: ScorerKind, ruleFailures: ThrottledLog, rate: () => number): SamplingDecision | undefined {
   for (const rule of rules) {
     let d: SamplingDecision | undefined;
     try {
-      d = rule.evaluate(input, kind);
+      d = rule.evaluate(input, kind, rate);
     } catch (err) {
       ruleFailures.hit(1, { rule: rule.path, err: (err as Error).message });
       continue;
@@ -77,7 +77,8 @@ export function createSamplingPolicy(
       if (span && upstreamSampled(span.flags) === false) return { sampled: false, rate: 0, reason: 'upstream-not-sampled' };
     }
     const entry = entryFor(input.run.agentName);
-    let d = (entry ? evaluateRules(entry.rules, input, kind, ruleFailures) : undefined) ?? evaluateRules(compiled.globalRules, input, kind, ruleFailures);
+    const rateOf = (): number => compiled.rate(entry, input.scorer, kind).rate;
+    let d = (entry ? evaluateRules(entry.rules, input, kind, ruleFailures, rateOf) : undefined) ?? evaluateRules(compiled.globalRules, input, kind, ruleFailures, rateOf);
     if (!d) {
       const { rate } = compiled.rate(entry, input.scorer, kind);
       d = { sampled: sampledAtRate(input.run.traceId, rate), rate, reason: `rate:${rate}` };

@@ -21,6 +21,8 @@ export interface SamplingInput {
   scorerKind?: ScorerKind;
   /** Scores of the code scorers already run on this run, by scorer name (inputs to `boost` rules). */
   codeScores?: Readonly<Record<string, number>>;
+  /** Unverified specifics reported by the code scorers already run on this run (inputs to `unverified` rules). */
+  codeUnverified?: Readonly<Record<string, number>>;
 }
 
 /**

@@ -65,6 +65,7 @@ export interface InputOptions {
   scorer?: string;
   scorerKind?: 'code' | 'judge';
   codeScores?: Record<string, number>;
+  codeUnverified?: Record<string, number>;
 }
 
 /** A sampling input: one agent span plus optional child spans, with matching ids. */
@@ -82,5 +83,6 @@ export function makeInput(o: InputOptions = {}): SamplingInput {
   };
   if (o.scorerKind) input.scorerKind = o.scorerKind;
   if (o.codeScores) input.codeScores = o.codeScores;
+  if (o.codeUnverified) input.codeUnverified = o.codeUnverified;
   return input;
 }

@@ -40,7 +40,7 @@ const scorerSampling = z.preprocess(
 export type ScorerSamplingConfig = z.output<typeof scorerSampling>;
 
 /** What a rule does when its condition holds. */
-const ruleAction = z.enum(['sample', 'drop', 'only', 'boost']);
+const ruleAction = z.enum(['sample', 'drop', 'only', 'boost', 'prefer']);
 export type RuleAction = z.output<typeof ruleAction>;
 
 /** The condition part of a rule (also the members of `and` / `or` / `not`). */
@@ -59,12 +59,13 @@ export type PredicateConfig =
   | { type: 'latency'; aboveMs?: number; belowMs?: number }
   | { type: 'tokens'; count?: 'total' | 'input' | 'output'; above?: number; below?: number }
   | { type: 'score-below'; below: Record<string, number> }
+  | { type: 'unverified'; scorers?: string[]; min?: number }
   | { type: 'and'; rules: PredicateConfig[] }
   | { type: 'or'; rules: PredicateConfig[] }
   | { type: 'not'; rule: PredicateConfig };
 
 /** A top-level rule: a condition plus `name` (reason `rule:<name>`, default the type) and `action` (default `sample`). */
-export type RuleConfig = PredicateConfig & { name?: string; action?: RuleAction };
+export type RuleConfig = PredicateConfig & { name?: string; action?: RuleAction; rest?: number };
 
 const nonNegative = z.number().min(0, 'must be >= 0');
 
@@ -121,6 +122,12 @@ function variants(extra: z.ZodRawShape, nested: () => z.ZodType<PredicateConfig>
       .superRefine((v, ctx) => {
         if (Object.keys(v.below).length === 0) ctx.addIssue({ code: 'custom', path: ['below'], message: 'name at least one code scorer' });
       }),
+    z.strictObject({
+      type: z.literal('unverified'),
+      scorers: z.array(z.string().min(1)).min(1, 'name at least one code scorer, or leave scorers out').optional(),
+      min: z.number().int().min(1, 'must be >= 1').optional(),
+      ...extra,
+    }),
     z.strictObject({ type: z.literal('and'), rules: z.array(z.lazy(nested)).min(1, 'needs at least one rule'), ...extra }),
     z.strictObject({ type: z.literal('or'), rules: z.array(z.lazy(nested)).min(1, 'needs at least one rule'), ...extra }),
     z.strictObject({ type: z.literal('not'), rule: z.lazy(nested), ...extra }),
@@ -132,9 +139,14 @@ export const predicate: z.ZodType<PredicateConfig> = z.lazy(() => z.discriminate
 const ruleExtra = {
   name: z.string().regex(/^[A-Za-z0-9_.:-]+$/, 'use letters, digits, _ . : -').optional(),
   action: ruleAction.optional(),
+  /** `prefer` only: the rate at which runs that do not match are still sampled (out of the scorer's rate). */
+  rest: rate.optional(),
 };
 
-export const rule: z.ZodType<RuleConfig> = z.discriminatedUnion('type', variants(ruleExtra, () => predicate));
+export const rule: z.ZodType<RuleConfig> = z.discriminatedUnion('type', variants(ruleExtra, () => predicate)).superRefine((r, ctx) => {
+  const { rest, action } = r as RuleConfig;
+  if (rest !== undefined && action !== 'prefer') ctx.addIssue({ code: 'custom', path: ['rest'], message: 'rest applies to action: prefer only' });
+});
 
 /** A list of rules whose effective names (`name`, else the type) are unique. */
 const ruleList = z.array(rule).superRefine((rules, ctx) => {

@@ -8,6 +8,7 @@ import { latencyPredicate } from './latency.js';
 import { retrievalPredicate } from './retrieval.js';
 import { scoreBelowPredicate } from './score-below.js';
 import { tokensPredicate } from './tokens.js';
+import { unverifiedPredicate } from './unverified.js';
 import { toolCallsPredicate } from './tool-calls.js';
 
 export function buildPredicate(config: PredicateConfig): Predicate {
@@ -26,6 +27,8 @@ export function buildPredicate(config: PredicateConfig): Predicate {
       return tokensPredicate(config);
     case 'score-below':
       return scoreBelowPredicate(config);
+    case 'unverified':
+      return unverifiedPredicate(config);
     case 'and':
       return andPredicate(config.rules.map(buildPredicate));
     case 'or':
