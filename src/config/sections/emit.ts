@@ -65,6 +65,8 @@ export const emitSection = z
         clientId: z.string().min(1).default('tracejudge-emit'),
         /** kafkajs per-request timeout. */
         requestTimeoutMs: z.number().int().positive().default(10_000),
+        /** TLS to the brokers, as `sources.kafka.ssl`: true (system CAs), or kafkajs TLS options (`ca`, `cert`, `key` as PEM text). */
+        ssl: z.union([z.boolean(), z.record(z.string(), z.unknown())]).optional(),
       })
       .prefault({}),
     metrics: z
