@@ -10,11 +10,12 @@ import { OTLPTraceExporter as GrpcExporter } from '@opentelemetry/exporter-trace
 import { OTLPTraceExporter as HttpProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { request } from 'node:http';
+import pino from 'pino';
 import { componentSettings } from '../../src/component.js';
 import type { TlsServerConfig } from '../../src/config/sections/tls.js';
 import { createOtlpGrpcReceiver } from '../../src/ingest/grpc/receiver.js';
 import { createOtlpHttpReceiver } from '../../src/ingest/http/receiver.js';
-import type { OtlpReceiver } from '../../src/ingest/otlp/receiver.js';
+import { listensBeyondLoopback, type OtlpReceiver } from '../../src/ingest/otlp/receiver.js';
 import { makeTestSpans } from '../../src/testing/otel-spans.js';
 import { RecordingSpanSink } from '../../src/testing/recording-sink.js';
 import { deadlineIn, exportSpans, testIngest, TOKEN } from '../ingest/receivers.js';
@@ -36,6 +37,8 @@ describe.skipIf(opensslMissing !== undefined)(suiteName('OTLP receivers over TLS
   let client: Issued;
   let foreignClient: Issued;
   const started: OtlpReceiver[] = [];
+  const warnings: string[] = [];
+  const logger = pino({ level: 'warn' }, { write: (line: string) => warnings.push(line) });
 
   beforeAll(async () => {
     pki = makePki();
@@ -51,7 +54,7 @@ describe.skipIf(opensslMissing !== undefined)(suiteName('OTLP receivers over TLS
 
   async function receiver(kind: Kind, mtls: boolean): Promise<{ port: number; sink: RecordingSpanSink }> {
     const sink = new RecordingSpanSink();
-    const settings = componentSettings();
+    const settings = componentSettings({ logger });
     const ingest = testIngest(sink, settings);
     const tls: TlsServerConfig = { certFile: `${pki.dir}/server.pem`, keyFile: `${pki.dir}/server.key`, ...(mtls ? { clientCaFile: pki.ca.cert } : {}), minVersion: 'TLSv1.2', reloadIntervalMs: 30_000 };
     const r =
@@ -105,6 +108,7 @@ describe.skipIf(opensslMissing !== undefined)(suiteName('OTLP receivers over TLS
 
     it('under mTLS refuses a client without a certificate or with one from another CA, and accepts the CA-signed one', async () => {
       const { port, sink } = await receiver(kind, true);
+      warnings.length = 0;
       const anonymous = await send(kind, port, { ca: true });
       expect(anonymous.code).toBe(ExportResultCode.FAILED);
       const foreign = await send(kind, port, { ca: true, cert: foreignClient });
@@ -114,6 +118,8 @@ describe.skipIf(opensslMissing !== undefined)(suiteName('OTLP receivers over TLS
       expect(good.error).toBeUndefined();
       expect(good.code).toBe(ExportResultCode.SUCCESS);
       expect(sink.spans).toHaveLength(spans.length);
+      // HTTP counts refused handshakes in a throttled warning (grpc-js keeps its HTTP/2 server to itself).
+      if (kind === 'http') expect(warnings.join('')).toContain('refused TLS handshakes on OTLP/HTTP');
     });
   });
 
@@ -126,6 +132,11 @@ describe.skipIf(opensslMissing !== undefined)(suiteName('OTLP receivers over TLS
       req.end();
     });
     expect(outcome).toMatch(/ECONNRESET|socket hang up|EPIPE|HPE_/);
+  });
+
+  it('tells loopback listeners (where a plaintext token is not exposed) from the others', () => {
+    expect(['127.0.0.1', '127.0.0.2', 'localhost', '::1', '[::1]'].map(listensBeyondLoopback)).toEqual([false, false, false, false, false]);
+    expect(['0.0.0.0', '::', '10.0.0.5', 'collector.internal'].map(listensBeyondLoopback)).toEqual([true, true, true, true]);
   });
 
   it('a receiver whose certificate file is missing does not start, and says which key and file', async () => {

@@ -25,7 +25,7 @@ import { DecodeError, errorMessage } from '../../errors.js';
 import { ThrottledLog } from '../../telemetry/log.js';
 import { otlp } from '../../otlp/descriptor.js';
 import type { IngestOutcome, OtlpIngest } from '../otlp/ingest.js';
-import { ADMIT_MIN_BYTES, bearerMatches, BUDGET_RETRY_AFTER_MS, InFlightBudget, receiverOf, type BudgetReservation, type OtlpReceiver } from '../otlp/receiver.js';
+import { ADMIT_MIN_BYTES, bearerMatches, BUDGET_RETRY_AFTER_MS, InFlightBudget, listensBeyondLoopback, receiverOf, type BudgetReservation, type OtlpReceiver } from '../otlp/receiver.js';
 import { encodeStatusWithRetryInfo, RpcCode } from '../otlp/responses.js';
 import type { TlsServerConfig } from '../../config/sections/tls.js';
 import { TlsReloader } from '../../tls/reloader.js';
@@ -320,6 +320,8 @@ export function createOtlpGrpcReceiver(options: OtlpGrpcReceiverOptions): OtlpRe
       if (options.tls) {
         tls = new TlsReloader(options.tls, 'sources.otlp.grpc.tls', log);
         tls.start();
+      } else if (options.bearerToken !== undefined && listensBeyondLoopback(options.host)) {
+        log.warn({ host: options.host }, 'sources.otlp.auth.bearerToken crosses the network in clear: set sources.otlp.grpc.tls');
       }
       const credentials = tls ? reloadingServerCredentials(tls) : grpc.ServerCredentials.createInsecure();
       const maxAge = options.maxConnectionAgeMs ?? 0;

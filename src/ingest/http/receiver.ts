@@ -22,7 +22,7 @@ import { DecodeError, errorMessage } from '../../errors.js';
 import type { ComponentSettings } from '../../component.js';
 import { ThrottledLog } from '../../telemetry/log.js';
 import type { IngestOutcome, OtlpIngest, OtlpSignal } from '../otlp/ingest.js';
-import { ADMIT_MIN_BYTES, bearerMatches, BUDGET_RETRY_AFTER_MS, InFlightBudget, receiverOf, type BudgetReservation, type OtlpReceiver } from '../otlp/receiver.js';
+import { ADMIT_MIN_BYTES, bearerMatches, BUDGET_RETRY_AFTER_MS, InFlightBudget, listensBeyondLoopback, receiverOf, type BudgetReservation, type OtlpReceiver } from '../otlp/receiver.js';
 import { encodeExportResponse, encodeStatus, RpcCode, type OtlpEncoding } from '../otlp/responses.js';
 import { BodyError, contentEncodingOf, declaredLength, discardBody, readBody } from './body.js';
 import { component, remainingMs } from '../../component.js';
@@ -85,6 +85,7 @@ export function createOtlpHttpReceiver(options: OtlpHttpReceiverOptions): OtlpRe
   const log = options.settings.logger.child({ component: 'otlp-http' });
   const badRequests = new ThrottledLog(log, 'rejected malformed OTLP/HTTP requests');
   const refusedRequests = new ThrottledLog(log, 'refused OTLP/HTTP requests (in-flight budget, body timeout or size)');
+  const refusedHandshakes = new ThrottledLog(log, 'refused TLS handshakes on OTLP/HTTP (no or untrusted client certificate, plaintext, or no common protocol version)');
   const budget = options.budget ?? new InFlightBudget(Math.max(DEFAULT_BUDGET_BYTES, options.maxBodyBytes));
   const bodyTimeoutMs = options.bodyTimeoutMs ?? 10_000;
   const discardBytes = options.discardBytes ?? 4 * options.maxBodyBytes;
@@ -278,10 +279,14 @@ export function createOtlpHttpReceiver(options: OtlpHttpReceiverOptions): OtlpRe
         const https = createHttpsServer({ ...httpOptions, ...reloader.options }, onRequest);
         reloader.onReload((next) => https.setSecureContext(next));
         reloader.start();
+        https.on('tlsClientError', (err) => refusedHandshakes.hit(1, { reason: err.message.slice(0, 200) }));
         tls = reloader;
         s = https;
       } else {
         s = createServer(httpOptions, onRequest);
+        if (options.bearerToken !== undefined && listensBeyondLoopback(options.host)) {
+          log.warn({ host: options.host }, 'sources.otlp.auth.bearerToken crosses the network in clear: set sources.otlp.http.tls');
+        }
       }
       s.on('clientError', onClientError);
       server = s;
