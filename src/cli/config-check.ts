@@ -22,6 +22,7 @@ import { ElementPool } from '../scorers/code/completeness/element-pool.js';
 import { ScorerModuleError } from '../scorers/custom/module-scorer.js';
 import type { ScorerRegistry } from '../scorers/registry.js';
 import { effectiveScorerSection, judgeRequirementIssues } from '../service/scorers.js';
+import { tlsServerSettings } from '../config/sections/tls.js';
 import { serverTlsIssues } from '../tls/material.js';
 
 export interface ConfigReport {
@@ -112,14 +113,19 @@ function samplingReferenceIssues(doc: Obj, scorerNames: ReadonlySet<string>): Co
   return issues;
 }
 
-/** The TLS files of the listeners `serve` would open, checked as it would load them. */
-function tlsIssues(config: Config): ConfigIssue[] {
-  const { http, grpc } = config.sources.otlp;
-  return [
-    ...(http.enabled ? serverTlsIssues(http.tls, 'sources.otlp.http.tls') : []),
-    ...(grpc.enabled ? serverTlsIssues(grpc.tls, 'sources.otlp.grpc.tls') : []),
-    ...(config.emit.prometheus.enabled ? serverTlsIssues(config.emit.prometheus.tls, 'emit.prometheus.tls') : []),
-  ];
+/**
+ * The TLS files of the listeners `serve` would open, read as it would load them. Taken from the document, so
+ * they are checked even when other sections have errors; a `tls` section with bad values is left to the schema.
+ */
+function tlsIssues(doc: Obj): ConfigIssue[] {
+  const at = (path: readonly string[]): unknown => path.reduce<unknown>((node, key) => (isRecord(node) ? node[key] : undefined), doc);
+  const listeners = [['sources', 'otlp', 'http'], ['sources', 'otlp', 'grpc'], ['emit', 'prometheus']] as const;
+  return listeners.flatMap((path) => {
+    const listener = at(path);
+    if (!isRecord(listener) || listener.enabled === false) return [];
+    const tls = tlsServerSettings.safeParse(listener.tls);
+    return tls.success ? serverTlsIssues(tls.data, [...path, 'tls'].join('.')) : [];
+  });
 }
 
 /**
@@ -133,7 +139,7 @@ export async function checkConfigFile(path: string | undefined, options: { env: 
   const doc = check.expanded;
   // A YAML syntax error: nothing else can be read.
   if (!isRecord(doc)) return { file, issues: check.issues };
-  const issues = [...check.issues, ...(check.config ? tlsIssues(check.config) : [])];
+  const issues = [...check.issues, ...tlsIssues(doc)];
   const judgeOn = check.config ? judgeEnabled(resolveJudgeSettings(check.config.judge, env)) : judgeOf(doc, env);
   const entries = typedEntries(doc);
   if (judgeOn === false) {

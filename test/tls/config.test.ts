@@ -53,7 +53,7 @@ describe.skipIf(opensslMissing !== undefined)(suiteName('check-config reads the 
     return file;
   }
 
-  it('names the key and the file of each unusable one, in one pass', async () => {
+  it('names the key and the file of each unusable one, in one pass with the other errors', async () => {
     const d = pki.dir;
     const file = write('bad.yaml', [
       'sources:',
@@ -62,12 +62,15 @@ describe.skipIf(opensslMissing !== undefined)(suiteName('check-config reads the 
       `    grpc: { tls: { certFile: ${d}/server.pem, keyFile: ${d}/other.key } }`,
       'emit:',
       `  prometheus: { tls: { certFile: ${d}/server.pem, keyFile: ${d}/server.key, clientCaFile: ${d}/server.key } }`,
+      'assembly: { bogus: 1 }',
     ]);
     const report = await checkConfigFile(file, { env: {}, scorers: createScorerRegistry() });
     expect(report.config).toBeUndefined();
     expect(at(report.issues, 'sources.otlp.http.tls.certFile')).toEqual([`file ${d}/missing.pem does not exist`]);
     expect(at(report.issues, 'sources.otlp.grpc.tls')).toEqual([expect.stringContaining(`certFile ${d}/server.pem and keyFile ${d}/other.key cannot be used together`)]);
     expect(at(report.issues, 'emit.prometheus.tls.clientCaFile')).toEqual([expect.stringContaining(`file ${d}/server.key is not a PEM certificate`)]);
+    // Reported with the other sections' errors, in the same pass.
+    expect(at(report.issues, 'assembly.bogus')).toEqual(['unknown key']);
   });
 
   it('accepts usable files, and skips the files of a disabled listener', async () => {
