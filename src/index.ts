@@ -28,6 +28,7 @@ export { OtlpIngest, type OtlpIngestOptions } from './ingest/otlp/ingest.js';
 export { createOtlpHttpReceiver, type OtlpHttpReceiverOptions } from './ingest/http/receiver.js';
 export { createOtlpGrpcReceiver, type OtlpGrpcReceiverOptions } from './ingest/grpc/receiver.js';
 export type { OtlpReceiver } from './ingest/otlp/receiver.js';
+export type { TlsServerConfig } from './config/sections/tls.js';
 export { TraceAssembler, type TraceAssemblerOptions, type TraceHandler, type AssemblerStats, type DecisionReason } from './ingest/assembler.js';
 export type { SpanBatch, SpanSink, OfferResult } from './ingest/sink.js';
 export { createKafkaSource, type KafkaSource, type KafkaSourceConfig } from './ingest/kafka/source.js';

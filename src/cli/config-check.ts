@@ -7,7 +7,9 @@
  * - custom scorer modules that cannot be found, loaded, or export no scorer (`scorers.<name>.module` / `.export`):
  *   each module is imported, as `serve` would;
  * - options that have no effect: `reason` on a scorer that never gives a reason (a code scorer, or a module
- *   without a reason step), and sampling overrides for scorers that are not configured.
+ *   without a reason step), and sampling overrides for scorers that are not configured;
+ * - TLS files of enabled listeners that are missing, unreadable, not PEM, or a key that does not match its
+ *   certificate (`sources.otlp.http.tls.certFile`, …), read as `serve` would.
  */
 import { dirname } from 'node:path';
 import { checkConfig, checkConfigText, readConfigFile, type Env } from '../config/load.js';
@@ -20,6 +22,8 @@ import { ElementPool } from '../scorers/code/completeness/element-pool.js';
 import { ScorerModuleError } from '../scorers/custom/module-scorer.js';
 import type { ScorerRegistry } from '../scorers/registry.js';
 import { effectiveScorerSection, judgeRequirementIssues } from '../service/scorers.js';
+import { tlsServerSettings } from '../config/sections/tls.js';
+import { serverTlsIssues } from '../tls/material.js';
 
 export interface ConfigReport {
   /** The file checked, or `<defaults>`. */
@@ -110,6 +114,21 @@ function samplingReferenceIssues(doc: Obj, scorerNames: ReadonlySet<string>): Co
 }
 
 /**
+ * The TLS files of the listeners `serve` would open, read as it would load them. Taken from the document, so
+ * they are checked even when other sections have errors; a `tls` section with bad values is left to the schema.
+ */
+function tlsIssues(doc: Obj): ConfigIssue[] {
+  const at = (path: readonly string[]): unknown => path.reduce<unknown>((node, key) => (isRecord(node) ? node[key] : undefined), doc);
+  const listeners = [['sources', 'otlp', 'http'], ['sources', 'otlp', 'grpc'], ['emit', 'prometheus']] as const;
+  return listeners.flatMap((path) => {
+    const listener = at(path);
+    if (!isRecord(listener) || listener.enabled === false) return [];
+    const tls = tlsServerSettings.safeParse(listener.tls);
+    return tls.success ? serverTlsIssues(tls.data, [...path, 'tls'].join('.')) : [];
+  });
+}
+
+/**
  * Check the config at `path` (the built-in defaults when undefined) completely. A file that cannot be read
  * throws TJ_CONFIG_UNREADABLE (`config file … does not exist`); everything else is an issue in the report.
  */
@@ -120,7 +139,7 @@ export async function checkConfigFile(path: string | undefined, options: { env: 
   const doc = check.expanded;
   // A YAML syntax error: nothing else can be read.
   if (!isRecord(doc)) return { file, issues: check.issues };
-  const issues = [...check.issues];
+  const issues = [...check.issues, ...tlsIssues(doc)];
   const judgeOn = check.config ? judgeEnabled(resolveJudgeSettings(check.config.judge, env)) : judgeOf(doc, env);
   const entries = typedEntries(doc);
   if (judgeOn === false) {

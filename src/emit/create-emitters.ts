@@ -76,7 +76,7 @@ export function createEmitters(config: { emit: EmitConfig }, options: CreateEmit
   if (otlp?.traces) senders.push(createSpanSender(createSpanExporter(otlp), otlp.protocols.TRACES, settings.resource));
   if (otlp?.logs) senders.push(createLogSender(createLogExporter(otlp), otlp.protocols.LOGS, settings.resource));
   if (emit.kafka.enabled) {
-    const kafka = { brokers: emit.kafka.brokers, topic: emit.kafka.topic, clientId: emit.kafka.clientId, requestTimeoutMs: emit.kafka.requestTimeoutMs };
+    const kafka = { brokers: emit.kafka.brokers, topic: emit.kafka.topic, clientId: emit.kafka.clientId, requestTimeoutMs: emit.kafka.requestTimeoutMs, ssl: emit.kafka.ssl };
     senders.push(new LazyKafkaSender(kafka, settings.logger));
   }
   return [new MetricsEmitter(settings.telemetry), ...senders.map((s) => new BufferedEmitter(s, buffered, settings))];

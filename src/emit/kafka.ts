@@ -17,6 +17,8 @@ export interface KafkaEmitOptions {
   topic: string;
   clientId: string;
   requestTimeoutMs: number;
+  /** kafkajs `ssl`: true for TLS with the system CAs, or its TLS options (`ca`, `cert`, `key` as PEM text); absent: plaintext. */
+  ssl?: boolean | Record<string, unknown> | undefined;
 }
 
 /**
@@ -53,6 +55,7 @@ export class KafkaSender implements RecordSender {
       retry: { retries: 1, initialRetryTime: 100, maxRetryTime: 1_000 },
       logLevel: kafkaLogLevel(this.log),
       logCreator: kafkaLogCreator(this.log),
+      ...(options.ssl !== undefined ? { ssl: options.ssl } : {}),
     });
     this.producer = kafka.producer({ allowAutoTopicCreation: true, idempotent: false, createPartitioner: Partitioners.DefaultPartitioner });
   }

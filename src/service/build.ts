@@ -217,14 +217,14 @@ export async function buildService(config: Config, settings: Settings, options: 
     const budget = new InFlightBudget(otlp.maxInFlightBytes);
     if (otlp.http.enabled) {
       const { createOtlpHttpReceiver } = await import('../ingest/http/receiver.js');
-      const { host, port, maxBodyBytes, bodyTimeoutMs, keepAliveTimeoutMs } = otlp.http;
-      receivers.push({ name: 'http', receiver: createOtlpHttpReceiver({ host, port, maxBodyBytes, bodyTimeoutMs, keepAliveTimeoutMs, budget, bearerToken, ingest, settings, isReady }) });
+      const { host, port, maxBodyBytes, bodyTimeoutMs, keepAliveTimeoutMs, tls } = otlp.http;
+      receivers.push({ name: 'http', receiver: createOtlpHttpReceiver({ host, port, maxBodyBytes, bodyTimeoutMs, keepAliveTimeoutMs, budget, bearerToken, ingest, settings, isReady, tls }) });
     }
     if (otlp.grpc.enabled) {
       const { createOtlpGrpcReceiver } = await import('../ingest/grpc/receiver.js');
       const { host, port, maxMessageBytes, maxConcurrentStreams, messageTimeoutMs, keepaliveTimeMs, keepaliveTimeoutMs, maxConnectionIdleMs, maxConnectionAgeMs } = otlp.grpc;
       const limits = { maxMessageBytes, maxConcurrentStreams, messageTimeoutMs, keepaliveTimeMs, keepaliveTimeoutMs, maxConnectionIdleMs, maxConnectionAgeMs };
-      receivers.push({ name: 'grpc', receiver: createOtlpGrpcReceiver({ host, port, ...limits, budget, bearerToken, ingest, settings }) });
+      receivers.push({ name: 'grpc', receiver: createOtlpGrpcReceiver({ host, port, ...limits, budget, bearerToken, ingest, settings, tls: otlp.grpc.tls }) });
     }
     for (const { receiver } of receivers) graph.add(receiver, [assembler, ...afterReplay]);
     if (config.sources.kafka.enabled) {
@@ -292,6 +292,7 @@ export async function buildService(config: Config, settings: Settings, options: 
     meters: settings.meters,
     host: config.emit.prometheus.host,
     port: config.emit.prometheus.port,
+    tls: config.emit.prometheus.tls,
     routes: {
       '/healthz': health(() => true),
       '/readyz': health(() => running && !stopping),

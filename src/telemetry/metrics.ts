@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { createNoopMeter, type MeterProvider as ApiMeterProvider } from '@opentelemetry/api';
@@ -18,6 +19,8 @@ import { errorMessage } from '../errors.js';
 import { resolveOtlpSettings } from '../otlp/export-settings.js';
 import { createMetricExporter } from '../otlp/exporters.js';
 import { SCORE_BUCKETS } from './instruments.js';
+import type { TlsServerConfig } from '../config/sections/tls.js';
+import { TlsReloader } from '../tls/reloader.js';
 
 // The Prometheus exporter is required only when a reader is configured (offline commands configure none);
 // the OTLP metric exporters are loaded the same way by ../otlp/exporters.ts.
@@ -98,6 +101,8 @@ export interface MetricsEndpointOptions {
   /** Extra routes, e.g. `/healthz` and `/readyz` from the service. */
   routes?: Record<string, RequestListener>;
   logger: Logger;
+  /** HTTPS (`emit.prometheus.tls`), with client certificates required when it has `clientCaFile`; absent: HTTP. */
+  tls?: TlsServerConfig | undefined;
 }
 
 /** The metrics endpoint component. */
@@ -124,6 +129,7 @@ function listen(server: Server, host: string, port: number): Promise<AddressInfo
 export function createMetricsEndpoint(options: MetricsEndpointOptions): MetricsEndpoint {
   const { meters, logger } = options;
   let server: Server | undefined;
+  let tls: TlsReloader | undefined;
   let url: string | undefined;
   let port: number | undefined;
   let stopping: Promise<void> | undefined;
@@ -133,7 +139,7 @@ export function createMetricsEndpoint(options: MetricsEndpointOptions): MetricsE
     const exporter = meters.prometheus;
     if (!exporter) return;
     const routes = options.routes ?? {};
-    const s = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
       if (path === '/metrics' && (req.method === 'GET' || req.method === 'HEAD')) exporter.getMetricsRequestHandler(req, res);
       else if (routes[path]) routes[path](req, res);
@@ -141,16 +147,28 @@ export function createMetricsEndpoint(options: MetricsEndpointOptions): MetricsE
         res.statusCode = 404;
         res.end('not found\n');
       }
-    });
+    };
+    let s: Server;
+    if (options.tls) {
+      const reloader = new TlsReloader(options.tls, 'emit.prometheus.tls', logger.child({ component: 'metrics-endpoint' }));
+      const https = createHttpsServer(reloader.options, onRequest);
+      reloader.onReload((next) => https.setSecureContext(next));
+      reloader.start();
+      tls = reloader;
+      s = https;
+    } else {
+      s = createServer(onRequest);
+    }
     server = s;
     try {
       const address = await listen(s, options.host, options.port);
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       port = address.port;
-      url = `http://${host}:${address.port}/metrics`;
+      url = `${tls ? 'https' : 'http'}://${host}:${address.port}/metrics`;
       logger.info({ url }, 'metrics endpoint listening');
     } catch (err) {
       server = undefined;
+      tls?.stop();
       throw new Error(`emit.prometheus: cannot listen on ${options.host}:${options.port}: ${errorMessage(err)}`, { cause: err });
     }
   }
@@ -171,6 +189,7 @@ export function createMetricsEndpoint(options: MetricsEndpointOptions): MetricsE
     shutdown(deadline) {
       stopping ??= (async () => {
         await started?.catch(() => undefined);
+        tls?.stop();
         await meters.provider.shutdown({ timeoutMillis: remainingMs(deadline) }).catch((err: unknown) => logger.warn({ err: errorMessage(err) }, 'metrics shutdown failed'));
         const s = server;
         if (s) {

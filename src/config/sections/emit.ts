@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { picomatchGlob } from '../patterns.js';
+import { tlsServerSettings } from './tls.js';
 
 /** Retry policy shared by every emitter: exponential backoff with jitter, bounded attempts. */
 const retrySettings = z
@@ -51,6 +52,8 @@ export const emitSection = z
         enabled: z.boolean().default(true),
         host: z.string().min(1).default('127.0.0.1'),
         port: z.number().int().min(0).max(65535).default(9464),
+        /** HTTPS for `/metrics`, the health routes and the live page, and with `clientCaFile` mTLS; absent: HTTP. */
+        tls: tlsServerSettings,
       })
       .prefault({}),
     kafka: z
@@ -62,6 +65,8 @@ export const emitSection = z
         clientId: z.string().min(1).default('tracejudge-emit'),
         /** kafkajs per-request timeout. */
         requestTimeoutMs: z.number().int().positive().default(10_000),
+        /** TLS to the brokers, as `sources.kafka.ssl`: true (system CAs), or kafkajs TLS options (`ca`, `cert`, `key` as PEM text). */
+        ssl: z.union([z.boolean(), z.record(z.string(), z.unknown())]).optional(),
       })
       .prefault({}),
     metrics: z

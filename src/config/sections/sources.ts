@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tlsServerSettings } from './tls.js';
 
 const bearerAuth = z.strictObject({ bearerToken: z.string().min(1).optional() }).prefault({});
 
@@ -16,6 +17,8 @@ const httpSource = z
     bodyTimeoutMs: z.number().int().positive().max(60_000).default(10_000),
     /** An idle keep-alive connection is closed after this long; `Keep-Alive: timeout=` announces it to clients. */
     keepAliveTimeoutMs: z.number().int().min(1000).default(65_000),
+    /** HTTPS, and with `clientCaFile` mTLS; absent: plaintext. */
+    tls: tlsServerSettings,
   })
   .prefault({});
 
@@ -37,6 +40,8 @@ const grpcSource = z
     maxConnectionIdleMs: z.number().int().positive().default(300_000),
     /** A connection is asked to go away (GOAWAY) at this age, its calls given messageTimeoutMs to finish; 0: no limit (grpc.max_connection_age_ms). */
     maxConnectionAgeMs: z.number().int().min(0).default(0),
+    /** TLS, and with `clientCaFile` mTLS; absent: plaintext. */
+    tls: tlsServerSettings,
   })
   .prefault({});
 

@@ -13,6 +13,9 @@
  * reads a byte of the message;
  * every byte received is reserved in the in-flight budget shared with the HTTP receiver; a message must
  * arrive within `messageTimeoutMs`; and each connection may hold `maxConcurrentStreams` calls.
+ *
+ * With `tls` the receiver speaks TLS (and, with `tls.clientCaFile`, refuses clients without a certificate
+ * signed by that CA); changed certificate files are served to new connections (see tls-credentials.ts).
  */
 import { closeGracefully } from '../otlp/close-gracefully.js';
 import * as grpc from '@grpc/grpc-js';
@@ -22,8 +25,11 @@ import { DecodeError, errorMessage } from '../../errors.js';
 import { ThrottledLog } from '../../telemetry/log.js';
 import { otlp } from '../../otlp/descriptor.js';
 import type { IngestOutcome, OtlpIngest } from '../otlp/ingest.js';
-import { ADMIT_MIN_BYTES, bearerMatches, BUDGET_RETRY_AFTER_MS, InFlightBudget, receiverOf, type BudgetReservation, type OtlpReceiver } from '../otlp/receiver.js';
+import { ADMIT_MIN_BYTES, bearerMatches, BUDGET_RETRY_AFTER_MS, InFlightBudget, listensBeyondLoopback, receiverOf, type BudgetReservation, type OtlpReceiver } from '../otlp/receiver.js';
 import { encodeStatusWithRetryInfo, RpcCode } from '../otlp/responses.js';
+import type { TlsServerConfig } from '../../config/sections/tls.js';
+import { TlsReloader } from '../../tls/reloader.js';
+import { reloadingServerCredentials } from './tls-credentials.js';
 
 export interface OtlpGrpcReceiverOptions {
   host: string;
@@ -52,6 +58,8 @@ export interface OtlpGrpcReceiverOptions {
   maxConnectionIdleMs?: number;
   /** grpc.max_connection_age_ms, 0 for none (the default); its grace is `messageTimeoutMs`. */
   maxConnectionAgeMs?: number;
+  /** TLS (`sources.otlp.grpc.tls`); absent: plaintext. Its files are read by `start()`, which fails naming a file it cannot use. */
+  tls?: TlsServerConfig | undefined;
 }
 
 /** The response object handed to the serializer: encoded with the descriptor. */
@@ -305,8 +313,17 @@ export function createOtlpGrpcReceiver(options: OtlpGrpcReceiverOptions): OtlpRe
     };
   }
 
+  let tls: TlsReloader | undefined;
+
   const lifecycle = component('otlp-grpc', {
     start() {
+      if (options.tls) {
+        tls = new TlsReloader(options.tls, 'sources.otlp.grpc.tls', log);
+        tls.start();
+      } else if (options.bearerToken !== undefined && listensBeyondLoopback(options.host)) {
+        log.warn({ host: options.host }, 'sources.otlp.auth.bearerToken crosses the network in clear: set sources.otlp.grpc.tls');
+      }
+      const credentials = tls ? reloadingServerCredentials(tls) : grpc.ServerCredentials.createInsecure();
       const maxAge = options.maxConnectionAgeMs ?? 0;
       const s = new grpc.Server({
         'grpc.max_receive_message_length': options.maxMessageBytes,
@@ -322,20 +339,22 @@ export function createOtlpGrpcReceiver(options: OtlpGrpcReceiverOptions): OtlpRe
       s.addService(serviceDefinition('/opentelemetry.proto.collector.logs.v1.LogsService/Export', 'logs'), { Export: handler('logs') });
       server = s;
       return new Promise<void>((resolve, reject) => {
-        s.bindAsync(`${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`, grpc.ServerCredentials.createInsecure(), (err, port) => {
+        s.bindAsync(`${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`, credentials, (err, port) => {
           if (err) {
             server = undefined;
+            tls?.stop();
             reject(new Error(`sources.otlp.grpc: cannot listen on ${options.host}:${options.port}: ${errorMessage(err)}`, { cause: err }));
             return;
           }
           boundPort = port;
-          log.info({ host: options.host, port }, 'OTLP/gRPC receiver listening');
+          log.info({ host: options.host, port, tls: tls ? (tls.options.requestCert ? 'mtls' : 'tls') : 'off' }, 'OTLP/gRPC receiver listening');
           resolve();
         });
       });
     },
     async shutdown(deadline) {
       shuttingDown = true;
+      tls?.stop();
       const s = server;
       if (!s) return;
       await closeGracefully((done) => s.tryShutdown(() => done()), () => s.forceShutdown(), Math.min(options.shutdownGraceMs ?? 5000, remainingMs(deadline)));

@@ -10,18 +10,24 @@
  * `bodyTimeoutMs`. A refused request's body is read to its end and dropped (up to `discardBytes`, 1 MiB
  * for a retryable refusal, within the same timeout) before the answer, so a client still uploading gets
  * the answer rather than EPIPE or ECONNRESET from a connection closed under it.
+ *
+ * With `tls` it is an HTTPS server (with `tls.clientCaFile`, a client without a certificate signed by that
+ * CA fails the handshake); changed certificate files go to `setSecureContext`, for new connections.
  */
 import { closeGracefully } from '../otlp/close-gracefully.js';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { DecodeError, errorMessage } from '../../errors.js';
 import type { ComponentSettings } from '../../component.js';
 import { ThrottledLog } from '../../telemetry/log.js';
 import type { IngestOutcome, OtlpIngest, OtlpSignal } from '../otlp/ingest.js';
-import { ADMIT_MIN_BYTES, bearerMatches, BUDGET_RETRY_AFTER_MS, InFlightBudget, receiverOf, type BudgetReservation, type OtlpReceiver } from '../otlp/receiver.js';
+import { ADMIT_MIN_BYTES, bearerMatches, BUDGET_RETRY_AFTER_MS, InFlightBudget, listensBeyondLoopback, receiverOf, type BudgetReservation, type OtlpReceiver } from '../otlp/receiver.js';
 import { encodeExportResponse, encodeStatus, RpcCode, type OtlpEncoding } from '../otlp/responses.js';
 import { BodyError, contentEncodingOf, declaredLength, discardBody, readBody } from './body.js';
 import { component, remainingMs } from '../../component.js';
+import type { TlsServerConfig } from '../../config/sections/tls.js';
+import { TlsReloader } from '../../tls/reloader.js';
 
 export interface OtlpHttpReceiverOptions {
   host: string;
@@ -46,6 +52,8 @@ export interface OtlpHttpReceiverOptions {
   keepAliveTimeoutMs?: number;
   /** After a refusal, at most this many bytes are read and dropped waiting for the client to finish; default 4 × `maxBodyBytes`. */
   discardBytes?: number;
+  /** TLS (`sources.otlp.http.tls`); absent: plaintext. Its files are read by `start()`, which fails naming a file it cannot use. */
+  tls?: TlsServerConfig | undefined;
 }
 
 const CONTENT_TYPES: Record<OtlpEncoding, string> = { json: 'application/json', protobuf: 'application/x-protobuf' };
@@ -77,10 +85,12 @@ export function createOtlpHttpReceiver(options: OtlpHttpReceiverOptions): OtlpRe
   const log = options.settings.logger.child({ component: 'otlp-http' });
   const badRequests = new ThrottledLog(log, 'rejected malformed OTLP/HTTP requests');
   const refusedRequests = new ThrottledLog(log, 'refused OTLP/HTTP requests (in-flight budget, body timeout or size)');
+  const refusedHandshakes = new ThrottledLog(log, 'refused TLS handshakes on OTLP/HTTP (no or untrusted client certificate, plaintext, or no common protocol version)');
   const budget = options.budget ?? new InFlightBudget(Math.max(DEFAULT_BUDGET_BYTES, options.maxBodyBytes));
   const bodyTimeoutMs = options.bodyTimeoutMs ?? 10_000;
   const discardBytes = options.discardBytes ?? 4 * options.maxBodyBytes;
-  let server: Server | undefined;
+  let server: Server | HttpsServer | undefined;
+  let tls: TlsReloader | undefined;
   let boundPort = options.port;
   let shuttingDown = false;
 
@@ -256,31 +266,47 @@ export function createOtlpHttpReceiver(options: OtlpHttpReceiverOptions): OtlpRe
 
   const lifecycle = component('otlp-http', {
     start() {
-      const s = createServer(
-        {
-          // Backstops behind the receiver's own body timer; checked every second, not every 30 s.
-          headersTimeout: HEADERS_TIMEOUT_MS,
-          requestTimeout: HEADERS_TIMEOUT_MS + bodyTimeoutMs + 5000,
-          connectionsCheckingInterval: 1000,
-          keepAliveTimeout: options.keepAliveTimeoutMs ?? 65_000,
-        },
-        onRequest,
-      );
+      const httpOptions: ServerOptions = {
+        // Backstops behind the receiver's own body timer; checked every second, not every 30 s.
+        headersTimeout: HEADERS_TIMEOUT_MS,
+        requestTimeout: HEADERS_TIMEOUT_MS + bodyTimeoutMs + 5000,
+        connectionsCheckingInterval: 1000,
+        keepAliveTimeout: options.keepAliveTimeoutMs ?? 65_000,
+      };
+      let s: Server | HttpsServer;
+      if (options.tls) {
+        const reloader = new TlsReloader(options.tls, 'sources.otlp.http.tls', log);
+        const https = createHttpsServer({ ...httpOptions, ...reloader.options }, onRequest);
+        reloader.onReload((next) => https.setSecureContext(next));
+        reloader.start();
+        https.on('tlsClientError', (err) => refusedHandshakes.hit(1, { reason: err.message.slice(0, 200) }));
+        tls = reloader;
+        s = https;
+      } else {
+        s = createServer(httpOptions, onRequest);
+        if (options.bearerToken !== undefined && listensBeyondLoopback(options.host)) {
+          log.warn({ host: options.host }, 'sources.otlp.auth.bearerToken crosses the network in clear: set sources.otlp.http.tls');
+        }
+      }
       s.on('clientError', onClientError);
       server = s;
       return new Promise<void>((resolve, reject) => {
-        s.once('error', (err) => reject(new Error(`sources.otlp.http: cannot listen on ${options.host}:${options.port}: ${errorMessage(err)}`, { cause: err })));
+        s.once('error', (err) => {
+          tls?.stop();
+          reject(new Error(`sources.otlp.http: cannot listen on ${options.host}:${options.port}: ${errorMessage(err)}`, { cause: err }));
+        });
         s.listen({ port: options.port, host: options.host, backlog: 4096 }, () => {
           s.removeAllListeners('error');
           s.on('error', (err) => log.error({ err: errorMessage(err) }, 'OTLP/HTTP server error'));
           boundPort = (s.address() as AddressInfo).port;
-          log.info({ host: options.host, port: boundPort }, 'OTLP/HTTP receiver listening');
+          log.info({ host: options.host, port: boundPort, tls: tls ? (tls.options.requestCert ? 'mtls' : 'tls') : 'off' }, 'OTLP/HTTP receiver listening');
           resolve();
         });
       });
     },
     async shutdown(deadline) {
       shuttingDown = true;
+      tls?.stop();
       const s = server;
       if (!s?.listening) return;
       await closeGracefully(

@@ -37,6 +37,12 @@ export function bearerMatches(header: string | undefined, token: string): boolea
   return diff === 0;
 }
 
+/** True when `host` can be reached from another machine (anything but a loopback address or `localhost`). */
+export function listensBeyondLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return !(h === 'localhost' || h === '::1' || /^127\./.test(h));
+}
+
 /** The Retry-After hint of a request refused because the in-flight budget is spent. */
 export const BUDGET_RETRY_AFTER_MS = 1000;
 
