@@ -18,6 +18,9 @@ import { createClaimGroundingScorer } from '../../src/scorers/code/claim-groundi
 import type { ConfiguredScorer } from '../../src/scorers/descriptor.js';
 import { Telemetry } from '../../src/telemetry/instruments.js';
 import { Secrets } from '../../src/telemetry/log.js';
+import { parseConfig } from '../../src/config/load.js';
+
+const parseSampling = (s: unknown) => parseConfig({ sampling: s }, '<test>', {}).sampling;
 
 class TestReader extends MetricReader {
   protected onShutdown(): Promise<void> {
@@ -123,5 +126,39 @@ describe('unverified specifics', () => {
     expect(unverifiedCount({ preprocessStepResult: { unverified: ['a'] }, analyzeStepResult: { unverified: [] } })).toBe(0);
     expect(unverifiedCount({ preprocessStepResult: { unverified: 2 } })).toBeUndefined();
     expect(unverifiedCount({})).toBeUndefined();
+  });
+});
+
+describe('unverified counts reach the sampler', () => {
+  it('the judge decision of a run sees the code scorers\' unverified counts, as their records carry them', async () => {
+    const { createPipeline } = await import('../../src/pipeline/pipeline.js');
+    const { createSamplingPolicy } = await import('../../src/sampling/policy.js');
+    const { componentSettings } = await import('../../src/component.js');
+    const { createScorer } = await import('../../src/scorers/core/scorer.js');
+    const { fixtureTrace, MemoryEmitter } = await import('./helpers.js');
+    const judge: ConfiguredScorer = {
+      name: 'hallucination',
+      type: 'test-judge',
+      kind: 'judge',
+      direction: 'lower',
+      threshold: 0.5,
+      reason: 'on-fail',
+      needsGroundTruth: false,
+      judgeModel: 'stub-model',
+      input: 'agent',
+      samplingKey: 'hallucination',
+      scorer: createScorer({ id: 'hallucination', description: 'test' }).generateScore(() => 0.1),
+    };
+    // A boost on the unverified rule: the judge scores the run only if the count got through.
+    const real = createSamplingPolicy(parseSampling({ default: { rate: 1, scorers: { hallucination: 0 } }, rules: [{ type: 'unverified', action: 'boost' }] }), { grounding: 'code', hallucination: 'judge' });
+    const seen: (Readonly<Record<string, number>> | undefined)[] = [];
+    const policy = { compiled: real.compiled, decide: (input: Parameters<typeof real.decide>[0], now?: number) => (input.scorer === 'hallucination' && seen.push(input.codeUnverified), real.decide(input, now)) };
+    const emitter = new MemoryEmitter();
+    const pipeline = createPipeline({ scorers: [grounding, judge], emitter, source: 'otlp', judgeConcurrency: 1, maxQueuedJudgeEvaluations: 10, settings: componentSettings(), policy: () => policy });
+    await pipeline.handleTrace({ ...fixtureTrace('aisdk6-two-tools'), source: 'otlp' });
+    const g = emitter.records.find((r) => r.scorer === 'grounding');
+    expect(typeof g?.unverified).toBe('number');
+    expect(seen).toEqual([{ grounding: g?.unverified }]);
+    expect(emitter.records.some((r) => r.scorer === 'hallucination')).toBe((g?.unverified ?? 0) > 0);
   });
 });
