@@ -51,7 +51,7 @@ export function errorType(err: unknown): string {
  */
 export function notApplicable(scorer: ConfiguredScorer, context: AgentRunContext, trajectory: unknown): string | undefined {
   if (scorer.input !== 'trajectory') {
-    if (!hasOutputText(context.run)) return 'no-output';
+    if (!hasOutputText(context.run) && !scorer.scoresEmptyOutput) return 'no-output';
     if (!hasInputText(context.run)) return 'no-input';
   }
   if (scorer.needsGroundTruth && context.run.groundTruth === undefined) return 'no-ground-truth';

@@ -29,6 +29,8 @@ export interface ScorerDescriptor {
   readonly reason: ReasonPolicy;
   /** Scorers that compare against ground truth are not applicable without it. */
   readonly needsGroundTruth: boolean;
+  /** Scorers that judge an empty answer (`answered`) run on runs without output text; the others skip them. */
+  readonly scoresEmptyOutput?: boolean;
   /** Trajectory scorers receive the run's trajectory as output. */
   readonly input: 'agent' | 'trajectory';
   /** The key of the scorer in `sampling` (`sampling.*.scorers.<key>`, budgets): its name. */

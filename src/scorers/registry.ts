@@ -43,6 +43,8 @@ export interface ScorerTypeDefinition<O = unknown> {
   options: z.ZodType<O>;
   /** True when the scorer needs ground truth (not applicable without it). */
   needsGroundTruth?: boolean;
+  /** True when an empty answer is what the scorer judges (`answered`), not a reason to skip it. */
+  scoresEmptyOutput?: boolean;
   /**
    * The highest score a scorer of this type gives with these options, which bounds `threshold`; undefined when
    * it cannot be known (a custom module). Default: the `scale` option when the type has one, else 1.
@@ -125,6 +127,7 @@ export class ScorerRegistry {
       threshold: typeof entry.threshold === 'number' ? entry.threshold : DEFAULT_THRESHOLD,
       reason,
       needsGroundTruth: def.needsGroundTruth ?? false,
+      ...(def.scoresEmptyOutput ? { scoresEmptyOutput: true } : {}),
       input: scorer.type === 'trajectory' ? 'trajectory' : 'agent',
       samplingKey: name,
       ...(def.kind === 'judge' && judgeModelId ? { judgeModel: judgeModelId } : {}),

@@ -70,6 +70,16 @@ describe('runs with nothing to judge', () => {
     expect(calls.kind).toBe('record');
   });
 
+  it('answered judges an empty answer after a tool returned data: a fail, not a skip', async () => {
+    const { createScorerRegistry } = await import('../../src/scorers/registry.js');
+    const answered = await createScorerRegistry().build('answered', { type: 'answered' });
+    expect(answered.scoresEmptyOutput).toBe(true);
+    for (const empty of ['', '   ']) {
+      const r = await outcome(answered, withMessages('What is the weather in Paris?', empty, true));
+      expect(r.kind === 'record' ? [r.record.label, r.record.score] : r).toEqual(['fail', 0]);
+    }
+  });
+
   it('an answer with no input text is skipped as no-input', async () => {
     expect(await outcome(alwaysPasses('answer'), withMessages('', 'It is 18°C in Paris.'))).toEqual({ kind: 'not-applicable', reason: 'no-input' });
     expect(await outcome(alwaysPasses('answer'), withMessages('   ', 'It is 18°C in Paris.'))).toEqual({ kind: 'not-applicable', reason: 'no-input' });

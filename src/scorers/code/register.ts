@@ -51,7 +51,7 @@ export function registerCodeScorerTypes(register: Register): void {
   );
   code(register, 'grounding', async (o) => (await import('./grounding/index.js')).createGroundingScorer(o));
   register('claim-grounding', { kind: 'code', options: z.strictObject({ context: z.array(z.string()).optional() }), create: async (o) => (await import('./claim-grounding/index.js')).createClaimGroundingScorer(o) });
-  register('answered', { kind: 'code', options: z.strictObject({}), create: async () => (await import('./answered/index.js')).createAnsweredScorer() });
+  register('answered', { kind: 'code', scoresEmptyOutput: true, options: z.strictObject({}), create: async () => (await import('./answered/index.js')).createAnsweredScorer() });
   code(register, 'includes', async (o) => (await import('../checks/index.js')).includes(o.expected, o));
   code(register, 'excludes', async (o) => (await import('../checks/index.js')).excludes(o.unwanted, o));
   code(register, 'equals', async (o) => (await import('../checks/index.js')).equals(o.expected, o));

@@ -60,6 +60,10 @@ describe('answered', () => {
     expect(nonAnswerOf('Sure! Let me take a look at that for you.', 'Where is my order A-1009?', tools).nonAnswer).toBe('stall');
     // A short answer that says something is not a pleasantry.
     expect(nonAnswerOf('Sure! It shipped with DHL.', 'Where is my order A-1009?', tools).nonAnswer).toBeUndefined();
+    // Offers of more help are pleasantries too.
+    expect(nonAnswerOf("Of course! Let me know if there's anything else I can help you with.", 'Where is my order A-1009?', tools).nonAnswer).toBe('empty');
+    expect(nonAnswerOf('Sure! Is there anything else I can do for you? Feel free to ask anytime. 😊', 'Where is my order A-1009?', tools).nonAnswer).toBe('empty');
+    expect(nonAnswerOf("It shipped with DHL. Let me know if there's anything else I can help you with.", 'Where is my order A-1009?', tools).nonAnswer).toBeUndefined();
   });
 
   it('fails an answer about the place asked about but not the question: it shares only the question\'s names', () => {

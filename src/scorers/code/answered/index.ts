@@ -42,7 +42,7 @@ const REFUSALS: readonly RegExp[] = [
 ];
 
 /** Pleasantries that carry no answer. */
-const FILLER = /\b(?:of course|sure(?: thing)?|certainly|absolutely|no problem|happy to help(?: (?:with that|you))?|glad to help|i(?:'d| would) be happy to help|let me know(?: if you need anything else)?|thanks?(?: you)?(?: for (?:asking|your patience))?|great question|you're welcome|with that|okay|ok|alright|hi|hello|hey)\b/giu;
+const FILLER = /\b(?:of course|sure(?: thing)?|certainly|absolutely|no problem|happy to help(?: (?:with that|you))?|glad to help|i(?:'d| would) be happy to help|let me know(?: if (?:you need anything else|there(?:'s| is) anything else(?: (?:i|we) can (?:help|assist|do)(?: you)?(?: with| for you)?)?|you(?:'d| would) like (?:anything else|more help)|you have (?:any )?(?:other |more )?questions))?|(?:is there )?anything else (?:i|we) can (?:help|assist|do)(?: you)?(?: with| for you)?|feel free to (?:ask|reach out)(?: anytime)?|(?:i'm|i am|we're|we are) (?:here|always here|happy|glad) to help|thanks?(?: you)?(?: for (?:asking|your patience))?|great question|you're welcome|with that|okay|ok|alright|hi|hello|hey)\b/giu;
 
 /** Capitalised words of the question past its first word, lowercase: the names it asks about. */
 function questionNames(question: string): Set<string> {
