@@ -40,6 +40,9 @@ const RIGHT: [string, string, unknown][] = [
   ['a difference with a nested amount', 'With the credit your effective cost is $19.17 a month.', { monthlyInstallmentCents: 2917, promoCredit: { monthlyCents: -1000 } }],
   ['a unit is not a name', '50 GB of priority data each month.', { data: { priorityGb: 50, afterPriority: 'DEPRIORITIZED' } }],
   // 120 is no transposition of the 210 days of supply: money is compared with money only.
+  // 22:30 UTC on 12 June is 16:30 in Denver (MDT, UTC−6).
+  ['a UTC time in the local zone the tools name', 'It will be ready at 4:30 PM Mountain Time.', { estimated_ready_at: '2026-06-12T22:30:00Z', store: { timezone: 'America/Denver' } }],
+  ['a UTC time as local time, no zone named', 'Pickup is at 2:00 PM.', { pickup: { at: '2026-05-15T19:00:00Z', timezone: 'America/Chicago' } }],
   ['money beside a column of days', 'The 90-day supply costs $120.00 a year.', { options: [{ days_supply: 30, copay_cents: 1250 }, { days_supply: 90, copay_cents: 3000 }, { days_supply: 90, copay_cents: 2500 }] }],
 ];
 
@@ -62,6 +65,8 @@ const WRONG: [string, string, unknown, string][] = [
   ['the same figure in another currency', 'Invoice INV-1 was $129.50.', { invoiceNumber: 'INV-1', amountEur: 129.5 }, '$129.50'],
   ['the same figure in another unit', 'Shipping takes about 5 weeks.', { days: 5, carrier: 'DHL' }, '5 weeks'],
   ['an amount off by a power of ten', 'The order came to $1,562.00.', { total_cents: 1562000 }, '$1,562.00'],
+  // 19:00 UTC on 15 May is 14:00 in Chicago (CDT, UTC−5), not 13:00.
+  ['a wrong local time in the zone the tools name', 'Your car is ready at 1:00 PM Central.', { pickup: { at: '2026-05-15T19:00:00Z', timezone: 'America/Chicago' } }, '1:00 PM'],
   ['two amounts of a record swapped', 'Your collision deductible is $500.', { deductibles: { collision_deductible: 1000, comprehensive_deductible: 500 } }, '$500'],
   ['two places of a record swapped', 'Pickup is at Portland Jetport.', { rental: { pickup_location: 'Boston Logan', return_location: 'Portland Jetport' } }, 'Portland Jetport'],
   ['a made-up tracking number', 'Track it with 1Z999AA10123456999.', { tracking: '1Z999AA10123456784' }, '1Z999AA10123456999'],

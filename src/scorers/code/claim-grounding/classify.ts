@@ -467,13 +467,64 @@ function classifyTime(a: TimeSpecific, sources: GroundingSources, given: GivenTe
   }
   const decided = decide(a, relevant, sources, ctx);
   // A time the sources give in UTC (or with an offset) may be written in local time: contradicted only when
-  // the claim says UTC too, and never by a whole number of hours.
+  // the claim says UTC too, or names the one time zone the tools give (`"timezone": "America/Denver"`,
+  // "3:30 PM Mountain Time") and is that zone's time of none of the tied timestamps.
   const utc = (f: Fact): boolean => /T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z"?$/.test(f.slot.shown);
-  const saysUtc = /\b(?:utc|gmt|zulu)\b|\d[zZ]\b/i.test(ctx.claims[a.claim] ?? '');
-  if (decided?.verdict === 'contradicted' && !saysUtc && decided.evidence.some(utc)) return { specific: a, verdict: 'unverified', evidence: decided.evidence };
+  const claim = ctx.claims[a.claim] ?? '';
+  const saysUtc = /\b(?:utc|gmt|zulu)\b|\d[zZ]\b/i.test(claim);
+  const zone = toolZone(sources.text);
+  if (zone !== undefined) {
+    const local = ctx.facts.time.find(({ fact }) => localMinutes(fact.slot.shown, zone) === a.minutes);
+    if (local) return { specific: a, verdict: 'supported', evidence: [local.fact] };
+  }
+  if (decided?.verdict === 'contradicted' && !saysUtc && decided.evidence.some(utc)) {
+    if (zone !== undefined && namesZone(claim, zone)) return { specific: a, ...decided };
+    return { specific: a, verdict: 'unverified', evidence: decided.evidence };
+  }
   if (decided) return { specific: a, ...decided };
   if (given.specifics.some((g) => g.kind === 'time' && g.minutes === a.minutes)) return { specific: a, verdict: 'given', evidence: [] };
   return { specific: a, verdict: 'unverified', evidence: [] };
+}
+
+/** The one IANA time zone the tools name (`America/Denver`), if exactly one. */
+function toolZone(text: string): string | undefined {
+  const found = new Set<string>();
+  for (const m of text.matchAll(/\b(?:africa|america|asia|atlantic|australia|europe|pacific|indian)\/[a-z_]+(?:\/[a-z_]+)?\b/giu)) {
+    const name = m[0].split('/').map((p) => p.split('_').map((w) => (w.length > 0 ? (w[0] as string).toUpperCase() + w.slice(1) : w)).join('_')).join('/');
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: name });
+      found.add(name);
+    } catch {
+      // not a zone this runtime knows
+    }
+    if (found.size > 1) return undefined;
+  }
+  return found.size === 1 ? [...found][0] : undefined;
+}
+
+/** Minutes past midnight, in `zone`, of the ISO timestamp a slot shows (`"2026-06-12T22:30:00Z"`). */
+function localMinutes(shown: string, zone: string): number | undefined {
+  const iso = /"?(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2}))"?$/.exec(shown)?.[1];
+  if (!iso) return undefined;
+  const ms = Date.parse(iso);
+  if (!Number.isFinite(ms)) return undefined;
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(ms));
+  const hour = Number(parts.find((p) => p.type === 'hour')?.value);
+  const minute = Number(parts.find((p) => p.type === 'minute')?.value);
+  return Number.isFinite(hour) && Number.isFinite(minute) ? hour * 60 + minute : undefined;
+}
+
+/** Whether the claim names `zone` ("Mountain Time", "MDT", "local time"). */
+function namesZone(claim: string, zone: string): boolean {
+  if (/\blocal(?:ly)?\b/i.test(claim)) return true;
+  const names = new Set<string>();
+  for (const style of ['short', 'long', 'shortGeneric', 'longGeneric'] as const) {
+    for (const at of [Date.UTC(2026, 0, 15), Date.UTC(2026, 6, 15)]) {
+      const n = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: style }).formatToParts(new Date(at)).find((p) => p.type === 'timeZoneName')?.value;
+      if (n && !/^GMT/.test(n)) names.add(style === 'short' || style === 'shortGeneric' ? n : (n.split(' ')[0] as string));
+    }
+  }
+  return [...names].some((n) => new RegExp(`\\b${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, n.length <= 4 ? 'u' : 'iu').test(claim));
 }
 
 /** Ids that name one thing each: made up, they send a user to the wrong parcel, ticket or address. */
