@@ -43,6 +43,10 @@ const RIGHT: [string, string, unknown][] = [
   // 22:30 UTC on 12 June is 16:30 in Denver (MDT, UTC−6).
   ['a UTC time in the local zone the tools name', 'It will be ready at 4:30 PM Mountain Time.', { estimated_ready_at: '2026-06-12T22:30:00Z', store: { timezone: 'America/Denver' } }],
   ['a UTC time as local time, no zone named', 'Pickup is at 2:00 PM.', { pickup: { at: '2026-05-15T19:00:00Z', timezone: 'America/Chicago' } }],
+  ['a sold listing said sold', 'It sold on June 12 for $592k.', { listing: { status: 'SOLD', sold_date: '2026-06-12', sold_price: 592000 } }],
+  ['a needed signature said required in other words', 'A signature is needed on delivery.', { signatureRequired: true }],
+  ['no alerts when the list is empty', 'There are no active weather alerts.', { total: 0, alerts: [] }],
+  ['a null pointer slot said not done', "The postmortem hasn't been published yet.", { postmortem_required: true, postmortem_url: null }],
   ['money beside a column of days', 'The 90-day supply costs $120.00 a year.', { options: [{ days_supply: 30, copay_cents: 1250 }, { days_supply: 90, copay_cents: 3000 }, { days_supply: 90, copay_cents: 2500 }] }],
 ];
 
@@ -67,6 +71,12 @@ const WRONG: [string, string, unknown, string][] = [
   ['an amount off by a power of ten', 'The order came to $1,562.00.', { total_cents: 1562000 }, '$1,562.00'],
   // 19:00 UTC on 15 May is 14:00 in Chicago (CDT, UTC−5), not 13:00.
   ['a wrong local time in the zone the tools name', 'Your car is ready at 1:00 PM Central.', { pickup: { at: '2026-05-15T19:00:00Z', timezone: 'America/Chicago' } }, '1:00 PM'],
+  ['a sold home said available', 'Good news: 118 Elm Terrace is still available.', { listing: { address: '118 Elm Terrace', status: 'SOLD' } }, 'available'],
+  ['a payment in processing said cleared', 'Yes, your payment cleared.', { payment: { id: 'py_1', status: 'PROCESSING' } }, 'cleared'],
+  ['a policy pending cancellation said in good standing', 'Your policy is in good standing.', { policy: { status: 'PENDING_CANCELLATION' } }, 'good standing'],
+  ['a required signature said not needed', 'No signature is needed for this parcel.', { signatureRequired: true }, 'No signature is needed for this parcel.'],
+  ['a null pointer slot said done', 'The postmortem has been completed and published.', { postmortem_required: true, postmortem_url: null }, 'The postmortem has been completed'],
+  ['no alerts when a tool listed one', 'There are no active weather alerts today.', { total: 1, alerts: [{ event: 'HEAT_ADVISORY' }] }, 'no active weather alerts'],
   ['two amounts of a record swapped', 'Your collision deductible is $500.', { deductibles: { collision_deductible: 1000, comprehensive_deductible: 500 } }, '$500'],
   ['two places of a record swapped', 'Pickup is at Portland Jetport.', { rental: { pickup_location: 'Boston Logan', return_location: 'Portland Jetport' } }, 'Portland Jetport'],
   ['a made-up tracking number', 'Track it with 1Z999AA10123456999.', { tracking: '1Z999AA10123456784' }, '1Z999AA10123456999'],

@@ -24,7 +24,7 @@ import { runSources } from './run-sources.js';
 import { Evidence } from './evidence.js';
 import { contentWords, groundingSources, stem, type GroundingSources } from './sources.js';
 import { NEGATORS } from './vocabulary.js';
-import { extractSpecifics, type Specific } from './specifics.js';
+import { extractSpecifics, singular, type Specific } from './specifics.js';
 
 export interface ClaimGroundingOptions {
   /** Static documents added to the sources. */
@@ -163,8 +163,49 @@ export function checkClaims(
     out[c.verdict].push(item(c, claims));
   }
   for (const b of booleanClaims(claims, sources)) out[b.verdict].push(b.item);
+  for (const item of noneClaims(claims, ctx.evidence)) out.contradicted.push(item);
   return out;
 }
+
+/** "There are no active alerts", "no open tickets": `no`, up to two words, then a plural noun. */
+const NONE = /\b(?:no|zero)\s+(?:[\p{L}-]+\s+){0,2}?([\p{L}]+s)\b/giu;
+
+/**
+ * A clause that says there are none of something while a tool returned a non-empty list of it ("no active
+ * weather alerts" when `alerts` holds one): contradicted by the list. Only lists named by the noun, only when
+ * exactly one such list is non-empty, and never in a clause that offers or asks.
+ */
+function noneClaims(claims: readonly string[], evidence: Evidence): GroundingItem[] {
+  const out: GroundingItem[] = [];
+  const lists = evidence.numbers.filter((e) => e.derived === 'length' && e.value > 0);
+  if (lists.length === 0) return out;
+  for (const claim of claims) {
+    for (const clause of claim.split(BOOLEAN_CLAUSE)) {
+      if (HYPOTHETICAL.test(clause.toLowerCase())) continue;
+      for (const m of clause.matchAll(NONE)) {
+        const noun = singular((m[1] as string).toLowerCase());
+        const hit = lists.filter((e) => e.words[e.words.length - 1] === noun);
+        if (hit.length !== 1) continue;
+        const e = hit[0] as (typeof lists)[number];
+        out.push({ kind: 'status', text: m[0], reading: `no ${noun}`, claim, sources: [{ source: e.source, path: e.path, value: `${e.value} item(s)` }] });
+      }
+    }
+  }
+  return out;
+}
+
+/** Key words a yes/no clause may say in other words (`signatureRequired`: "no signature is needed"). */
+const SAME_STEMS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  [
+    ['required', ['needed', 'need', 'necessary', 'must']],
+    ['needed', ['required', 'necessary']],
+    ['allowed', ['permitted']],
+    ['permitted', ['allowed']],
+  ].map(([k, v]) => [stem(k as string), new Set((v as string[]).map(stem))]),
+);
+
+/** The last word of a null slot that only points at the thing (`postmortem_url`): the thing is what is said. */
+const POINTER_STEMS: ReadonlySet<string> = new Set(['url', 'link', 'id', 'at', 'date', 'time', 'ts', 'timestamp', 'number', 'ref'].map(stem));
 
 /** Where a claim's clauses end for yes/no claims. */
 const BOOLEAN_CLAUSE = /[;:]|,\s+|\s+(?:but|and|while|whereas|although|though)\s+/u;
@@ -199,12 +240,22 @@ function booleanClaims(claims: readonly string[], sources: GroundingSources): { 
   const about = (b: Slot, lower: string, words: readonly string[], clauseTerms: () => readonly string[], isNull: boolean): { negated: boolean; span: number; shared: number } | undefined => {
     const hits: number[] = [];
     for (const s of b.stems) {
-      const i = words.findIndex((w) => stem(w.replace(/'s$/, '')) === s);
+      // A null slot's pointer word (`postmortem_url`, `receipt_id`) is not said: "the postmortem was published".
+      if (isNull && POINTER_STEMS.has(s) && b.stems.length > 1) continue;
+      const same = SAME_STEMS.get(s);
+      const i = words.findIndex((w) => {
+        const x = stem(w.replace(/'s$/, ''));
+        return x === s || (same !== undefined && same.has(x));
+      });
       if (i < 0) return undefined;
       hits.push(i);
     }
     // A key that is a participle (`escalated`, `approved`) needs that very word: "escalate to …" asks, it does not state.
-    for (const w of b.slot.keyWords) if (w.length > 4 && w.endsWith('ed') && !words.includes(w)) return undefined;
+    for (const w of b.slot.keyWords) {
+      if (w.length <= 4 || !w.endsWith('ed') || words.includes(w)) continue;
+      const same = SAME_STEMS.get(stem(w));
+      if (!same || !words.some((x) => same.has(stem(x)))) return undefined;
+    }
     // One record of a list: the clause must name something of that record (its city, its date, its id).
     let shared = 0;
     if (/(?:^|\.)\d+(?:\.|$)/.test(b.slot.path)) {

@@ -25,14 +25,15 @@ const STATUS: Readonly<Record<string, Readonly<Record<string, readonly string[]>
     delayed: ['delayed'],
   },
   payment: {
-    paid: ['paid', 'settled', '!unpaid', '!outstanding'],
+    paid: ['paid', 'settled', 'cleared', 'paid in full', '!unpaid', '!outstanding'],
+    processing: ['processing', 'pending settlement'],
     overdue: ['overdue', 'past due'],
     refunded: ['refunded', 'refund issued', 'reimbursed'],
     authorized: ['authorized', 'authorised'],
     failed: ['failed', 'declined'],
   },
   availability: {
-    available: ['available', 'in stock', 'instock', 'in_stock', '!unavailable', '!out of stock', '!sold out', '!out_of_stock', '!fully booked'],
+    available: ['available', 'in stock', 'instock', 'in_stock', 'on the market', 'for sale', '!unavailable', '!out of stock', '!sold out', '!out_of_stock', '!fully booked', '!sold', '!off the market', '!off market', '!off_market'],
   },
   ticket: {
     open: ['open', 'opened'],
@@ -47,6 +48,7 @@ const STATUS: Readonly<Record<string, Readonly<Record<string, readonly string[]>
   },
   account: {
     active: ['active', 'activated', '!inactive', '!deactivated'],
+    'good standing': ['good standing', '!pending cancellation', '!pending_cancellation', '!lapsed'],
     suspended: ['suspended', 'locked', 'blocked'],
     expired: ['expired'],
   },
