@@ -47,6 +47,7 @@ const RIGHT: [string, string, unknown][] = [
   ['a needed signature said required in other words', 'A signature is needed on delivery.', { signatureRequired: true }],
   ['no alerts when the list is empty', 'There are no active weather alerts.', { total: 0, alerts: [] }],
   ['a null pointer slot said not done', "The postmortem hasn't been published yet.", { postmortem_required: true, postmortem_url: null }],
+  ['a status after a modal is a possibility', 'It was delivered on 2026-03-02; electronics can be returned within 30 days.', { order: { status: 'delivered', estimated_delivery: '2026-03-02' }, policy: { return_window_days: 30 } }],
   ['money beside a column of days', 'The 90-day supply costs $120.00 a year.', { options: [{ days_supply: 30, copay_cents: 1250 }, { days_supply: 90, copay_cents: 3000 }, { days_supply: 90, copay_cents: 2500 }] }],
 ];
 

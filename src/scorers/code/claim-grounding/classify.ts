@@ -659,7 +659,11 @@ function statusRelation(claimCanonical: string, claimAsserts: boolean, fact: Fac
   return out;
 }
 
+/** A status after a modal or `to` ("can be returned", "will be shipped", "want to cancel") is a possibility, not a state. */
+const MODAL_BEFORE = /\b(?:can|could|may|might|will|would|should|must|to|if|once|when|until|before|after)\s+(?:(?:not|still|also|only|then|now|soon|be|get|have|been|being)\s+){0,3}$/iu;
+
 function classifyStatus(a: StatusSpecific, sources: GroundingSources, ctx: ClaimContext): Classified {
+  if (MODAL_BEFORE.test((ctx.claims[a.claim] ?? '').slice(0, a.at))) return { specific: a, verdict: 'unverified', evidence: [] };
   const relevant: Relevant[] = [];
   for (const { fact, s } of ctx.facts.status) {
     for (const reading of a.terms) {
