@@ -115,7 +115,7 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const alt = (words: Iterable<string>): string => [...words].sort((a, b) => b.length - a.length).map((w) => escape(w).replace(/\s+|_/g, '[\\s_-]+')).join('|');
 
 const NUM_WORDS = alt(Object.keys(NUMBER_WORDS));
-const NUM = `(?:[-−]?\\d[\\d,]*(?:\\.\\d+)?|\\.\\d+|(?:${NUM_WORDS})(?![\\p{L}]))`;
+const NUM = `(?:[-−]?\\d(?:[\\d,]*\\d)?(?:\\.\\d+)?|\\.\\d+|(?:${NUM_WORDS})(?![\\p{L}]))`;
 const MONTH = alt(Object.keys(MONTHS));
 const WEEKDAY = alt(Object.keys(WEEKDAYS));
 const UNIT = alt(Object.keys(UNIT_WORDS).filter((k) => !k.includes('_')));
