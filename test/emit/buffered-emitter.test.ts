@@ -97,7 +97,8 @@ describe('BufferedEmitter', () => {
     for (const p of pending) expect(await p).toEqual({ code: 'success' });
     expect(sender.calls.flat()).toHaveLength(3);
     expect(sender.closed).toBe(1);
-    expect((await emitter.emit([scoreRecord()])).code).toBe('permanent');
+    // Not delivered, not refused: the caller keeps the records (a Kafka offset or WAL record stays unsettled).
+    expect((await emitter.emit([scoreRecord()])).code).toBe('retryable');
   });
 
   it('honours the shutdown deadline when the sink keeps failing, handing records back as retryable', async () => {

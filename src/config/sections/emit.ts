@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { picomatchGlob } from '../patterns.js';
 
-/** Retry policy shared by every emitter: exponential backoff with jitter, bounded attempts. */
+/** Retry policy shared by every emitter: exponential backoff with jitter within a time budget. */
 const retrySettings = z
   .strictObject({
     initialBackoffMs: z.number().int().positive().default(500),
     maxBackoffMs: z.number().int().positive().default(30_000),
-    /** Attempts per batch, the first included; after that the caller gets a `retryable` result. */
-    maxAttempts: z.number().int().min(1).max(100).default(5),
+    /** Time budget of a batch's retries from its first attempt (the Collector's `max_elapsed_time`); then the caller gets `retryable`. */
+    maxElapsedMs: z.number().int().positive().default(300_000),
+    /** Attempts per batch, the first included; unset: only the time budget bounds the retries. */
+    maxAttempts: z.number().int().min(1).max(100_000).optional(),
   })
   .prefault({});
 
@@ -16,19 +18,44 @@ const bufferSettings = z
   .strictObject({
     /** Records held per emitter; beyond it `emit()` answers `retryable` at once (back-pressure). */
     maxRecords: z.number().int().positive().default(10_000),
+    /** Estimated bytes held per emitter (a record's strings plus a fixed allowance); beyond it, as for `maxRecords`. */
+    maxBytes: z.number().int().positive().default(64 * 1024 * 1024),
     /** Records sent in one request / write. */
     maxBatchRecords: z.number().int().positive().default(512),
   })
   .prefault({});
 
+/**
+ * One emitter's overrides of `emit.retry` and `emit.buffer` (e.g. `emit.otlp.retry.maxElapsedMs`); a key not
+ * set here takes the shared value.
+ */
+const overrides = {
+  retry: z
+    .strictObject({
+      initialBackoffMs: z.number().int().positive().optional(),
+      maxBackoffMs: z.number().int().positive().optional(),
+      maxElapsedMs: z.number().int().positive().optional(),
+      maxAttempts: z.number().int().min(1).max(100_000).optional(),
+    })
+    .optional(),
+  buffer: z
+    .strictObject({
+      maxRecords: z.number().int().positive().optional(),
+      maxBytes: z.number().int().positive().optional(),
+      maxBatchRecords: z.number().int().positive().optional(),
+    })
+    .optional(),
+};
+
 export const emitSection = z
   .strictObject({
-    stdout: z.strictObject({ enabled: z.boolean().default(true) }).prefault({}),
+    stdout: z.strictObject({ enabled: z.boolean().default(true), ...overrides }).prefault({}),
     jsonl: z
       .strictObject({
         path: z.string().min(1).optional(),
         maxBytes: z.number().int().positive().default(100 * 1024 * 1024),
         maxFiles: z.number().int().positive().default(5),
+        ...overrides,
       })
       .prefault({}),
     otlp: z
@@ -44,6 +71,7 @@ export const emitSection = z
         logs: z.boolean().default(true),
         /** OTLP metrics export interval (metrics go out over OTLP only when OTLP is on). */
         metricsIntervalMs: z.number().int().positive().default(60_000),
+        ...overrides,
       })
       .prefault({}),
     prometheus: z
@@ -62,6 +90,7 @@ export const emitSection = z
         clientId: z.string().min(1).default('tracejudge-emit'),
         /** kafkajs per-request timeout. */
         requestTimeoutMs: z.number().int().positive().default(10_000),
+        ...overrides,
       })
       .prefault({}),
     metrics: z
