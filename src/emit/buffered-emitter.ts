@@ -15,7 +15,7 @@ import { errorMessage } from '../errors.js';
 import { componentSettings, raceDeadline, type ComponentSettings } from '../component.js';
 import { ThrottledLog } from '../telemetry/log.js';
 import type { ScoreRecord } from '../model/score-record.js';
-import type { EmitResult, Emitter } from './emitter.js';
+import type { DropReason, EmitResult, Emitter } from './emitter.js';
 
 /** Delivers one batch; failure is a returned value, never a throw (a throw is treated as retryable). */
 export interface RecordSender {
@@ -42,6 +42,12 @@ export interface BufferedEmitterOptions {
   maxElapsedMs?: number;
   /** Attempts per batch, the first included (default: unbounded; the time budget decides). */
   maxAttempts?: number;
+  /**
+   * When the budget is spent: `hold` (default) hands the records back as `retryable` (the caller keeps them and
+   * offers them again); `drop` drops them (`permanent`, reason `retry_exhausted`, counted), an explicit choice
+   * of losing records over holding the sources back.
+   */
+  onExhausted?: 'hold' | 'drop';
   /** Interval of the failure warnings (one line per interval). */
   logIntervalMs?: number;
 }
@@ -113,7 +119,7 @@ export class BufferedEmitter implements Emitter {
     this.name = sender.name;
     this.settings = settings;
     this.logIntervalMs = options.logIntervalMs ?? 10_000;
-    this.permanentLog = new ThrottledLog(settings.logger, `emitter ${sender.name}: records refused permanently`, this.logIntervalMs);
+    this.permanentLog = new ThrottledLog(settings.logger, `emitter ${sender.name}: records dropped`, this.logIntervalMs);
     this.maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
     this.maxElapsedMs = options.maxElapsedMs ?? DEFAULT_MAX_ELAPSED_MS;
     this.maxAttempts = options.maxAttempts ?? Number.POSITIVE_INFINITY;
@@ -189,13 +195,17 @@ export class BufferedEmitter implements Emitter {
     while (this.queue.length > 0 && Date.now() < this.deadline) {
       const batch = this.takeBatch();
       const records = batch.flatMap((p) => p.records);
-      const result = await this.sendWithRetry(records);
+      let result = await this.sendWithRetry(records);
       this.queuedRecords -= records.length;
       for (const p of batch) this.queuedBytes -= p.bytes;
+      if (result.code === 'retryable' && this.options.onExhausted === 'drop' && !this.closed) {
+        result = { code: 'permanent', reason: 'retry_exhausted', error: new Error(`${this.name}: retry budget spent; dropped by emit.retry.onExhausted: drop (${errorMessage(result.error)})`) };
+      }
       if (result.code === 'success') this.count(records.length, 'sent');
       else if (result.code === 'permanent') {
-        this.count(records.length, 'failed');
-        this.permanentLog.hit(records.length, { emitter: this.name, err: errorMessage(result.error) });
+        result = { ...result, reason: result.reason ?? 'refused' };
+        this.count(records.length, 'dropped', result.reason);
+        this.permanentLog.hit(records.length, { emitter: this.name, reason: result.reason, err: errorMessage(result.error) });
       } else this.count(records.length, 'failed');
       for (const p of batch) p.resolve(result);
     }
@@ -302,7 +312,11 @@ export class BufferedEmitter implements Emitter {
     }
   }
 
-  private count(n: number, outcome: 'sent' | 'failed' | 'rejected'): void {
-    this.settings.telemetry.instruments.emitRecords.add(n, { emitter: this.name, outcome });
+  /**
+   * `sent`; `failed`: not delivered within the retry budget, handed back to the caller (not lost: offered again);
+   * `rejected`: refused at once (buffer full, shut down), handed back; `dropped` with a `reason`: lost on purpose.
+   */
+  private count(n: number, outcome: 'sent' | 'failed' | 'rejected' | 'dropped', reason?: DropReason): void {
+    this.settings.telemetry.instruments.emitRecords.add(n, reason ? { emitter: this.name, outcome, reason } : { emitter: this.name, outcome });
   }
 }

@@ -25,7 +25,9 @@ export interface CreateEmittersOptions {
 
 /** An emitter's own `retry` and `buffer` overrides (`emit.<emitter>.retry.*`, `emit.<emitter>.buffer.*`). */
 interface EmitterOverrides {
-  retry?: { initialBackoffMs?: number | undefined; maxBackoffMs?: number | undefined; maxElapsedMs?: number | undefined; maxAttempts?: number | undefined } | undefined;
+  retry?:
+    | { initialBackoffMs?: number | undefined; maxBackoffMs?: number | undefined; maxElapsedMs?: number | undefined; maxAttempts?: number | undefined; onExhausted?: 'hold' | 'drop' | undefined }
+    | undefined;
   buffer?: { maxRecords?: number | undefined; maxBytes?: number | undefined; maxBatchRecords?: number | undefined } | undefined;
 }
 
@@ -41,6 +43,7 @@ export function bufferOptions(emit: EmitConfig, own: EmitterOverrides = {}): Buf
     initialBackoffMs: retry.initialBackoffMs ?? emit.retry.initialBackoffMs,
     maxBackoffMs: retry.maxBackoffMs ?? emit.retry.maxBackoffMs,
     maxElapsedMs: retry.maxElapsedMs ?? emit.retry.maxElapsedMs,
+    onExhausted: retry.onExhausted ?? emit.retry.onExhausted,
     ...(maxAttempts !== undefined ? { maxAttempts } : {}),
   };
 }

@@ -24,6 +24,7 @@ describe('emit retry budget and buffer bounds', () => {
       initialBackoffMs: 500,
       maxBackoffMs: 30_000,
       maxElapsedMs: 300_000,
+      onExhausted: 'hold',
     });
   });
 

@@ -57,7 +57,7 @@ describe('BufferedEmitter', () => {
     const result = await emitter.emit([scoreRecord(), scoreRecord({ scorer: 'relevancy' })]);
     expect(result.code).toBe('permanent');
     expect(sender.calls).toHaveLength(1);
-    expect(await meter.sum('tracejudge.emit.records', { emitter: 'perm', outcome: 'failed' })).toBe(2);
+    expect(await meter.sum('tracejudge.emit.records', { emitter: 'perm', outcome: 'dropped', reason: 'refused' })).toBe(2);
     await emitter.shutdown(Date.now() + 1000);
   });
 

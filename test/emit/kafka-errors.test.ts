@@ -12,7 +12,7 @@ describe('isPermanentKafkaError', () => {
     const refused = new KafkaJSConnectionError('Connection error: connect ECONNREFUSED 127.0.0.1:19092', { broker: '127.0.0.1:19092', code: 'ECONNREFUSED' });
     expect(isPermanentKafkaError(refused)).toBe(false);
     expect(isPermanentKafkaError(new KafkaJSNumberOfRetriesExceeded(refused, { retryCount: 1, retryTime: 100 }))).toBe(false);
-    expect(isPermanentKafkaError(new KafkaJSNumberOfRetriesExceeded(new KafkaJSRequestTimeoutError('Request Produce timed out', {}), { retryCount: 1, retryTime: 100 }))).toBe(false);
+    expect(isPermanentKafkaError(new KafkaJSNumberOfRetriesExceeded(new KafkaJSRequestTimeoutError('Request Produce timed out', { broker: '127.0.0.1:19092', clientId: 'tj', correlationId: 1, createdAt: 0, sentAt: 0, pendingDuration: 0 }), { retryCount: 1, retryTime: 100 }))).toBe(false);
     // NOT_LEADER_FOR_PARTITION (6) during a leader election, wrapped.
     expect(isPermanentKafkaError(new KafkaJSNumberOfRetriesExceeded(createErrorFromCode(6), { retryCount: 1, retryTime: 100 }))).toBe(false);
     // A non-retriable wrapper without a cause that says more is not a refusal of the records.

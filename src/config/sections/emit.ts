@@ -10,6 +10,8 @@ const retrySettings = z
     maxElapsedMs: z.number().int().positive().default(300_000),
     /** Attempts per batch, the first included; unset: only the time budget bounds the retries. */
     maxAttempts: z.number().int().min(1).max(100_000).optional(),
+    /** Budget spent: `hold` offers the records again (the trace stays unsettled); `drop` drops them, counted (reason `retry_exhausted`). */
+    onExhausted: z.enum(['hold', 'drop']).default('hold'),
   })
   .prefault({});
 
@@ -36,6 +38,7 @@ const overrides = {
       maxBackoffMs: z.number().int().positive().optional(),
       maxElapsedMs: z.number().int().positive().optional(),
       maxAttempts: z.number().int().min(1).max(100_000).optional(),
+      onExhausted: z.enum(['hold', 'drop']).optional(),
     })
     .optional(),
   buffer: z
