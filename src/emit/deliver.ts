@@ -25,6 +25,9 @@ const MAX_WAIT_MS = 5_000;
 export class DeliveryStop {
   #stopped = false;
   readonly #wakers = new Set<() => void>();
+  #resolveStopped: () => void = () => undefined;
+  /** Resolves when `stop` is called. */
+  readonly whenStopped: Promise<void> = new Promise((resolve) => (this.#resolveStopped = resolve));
 
   get stopped(): boolean {
     return this.#stopped;
@@ -32,6 +35,7 @@ export class DeliveryStop {
 
   stop(): void {
     this.#stopped = true;
+    this.#resolveStopped();
     for (const w of [...this.#wakers]) w();
     this.#wakers.clear();
   }
@@ -62,7 +66,10 @@ async function deliverTo(output: Emitter, records: readonly ScoreRecord[], stop:
   for (;;) {
     let result: EmitResult;
     try {
-      result = await output.emit(records);
+      // An output may hold an emit for its whole retry budget; the stop does not wait for it (a late success
+      // only makes a duplicate after the redelivery).
+      const stopped = stop.whenStopped.then((): EmitResult => ({ code: 'retryable', error: new Error(`${output.name}: delivery stopped by the shutdown`) }));
+      result = await Promise.race([output.emit(records), stopped]);
     } catch (err) {
       result = { code: 'retryable', error: err instanceof Error ? err : new Error(String(err)) };
     }
