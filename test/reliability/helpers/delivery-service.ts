@@ -2,6 +2,7 @@
  * The real service in this process with its real, configured emitters (createEmitters), so a test can take an
  * output down and watch what the service holds, acknowledges and delivers.
  */
+import type { Logger } from 'pino';
 import { parseConfig } from '../../../src/config/load.js';
 import type { Config } from '../../../src/config/schema.js';
 import { BufferedEmitter } from '../../../src/emit/buffered-emitter.js';
@@ -22,11 +23,12 @@ export interface DeliveryService {
 /** The three code scorers of the crash tests: every run of the reliability templates gets records. */
 export const CODE_SCORERS = { similarity: { type: 'content-similarity' }, tone: { type: 'tone' }, keywords: { type: 'keyword-coverage' } };
 
-export async function startDeliveryService(raw: Record<string, unknown>): Promise<DeliveryService> {
+/** `logger`: where the service logs (default: the service's own, silent under vitest). */
+export async function startDeliveryService(raw: Record<string, unknown>, logger?: Logger): Promise<DeliveryService> {
   const scorers = createScorerRegistry();
   const config = parseConfig(raw, 'delivery-test', {}, { scorers });
   const secrets = new Secrets();
-  const settings = createSettings(config, { env: {}, scorers, secrets, logger: createLogger({ secrets }) });
+  const settings = createSettings(config, { env: {}, scorers, secrets, logger: logger ?? createLogger({ secrets }) });
   const emitters = createEmitters(config, { settings });
   const service = await buildService(config, settings, { source: { kind: 'configured' }, emitters });
   await service.start();
