@@ -98,6 +98,17 @@ describe('BufferedEmitter retry budget (fake clock)', () => {
     await emitter.shutdown(Date.now() + 1000);
   });
 
+  it('with onExhausted: drop, records whose budget is spent are dropped (permanent, reason retry_exhausted)', async () => {
+    const sender = new OutageSender(Number.POSITIVE_INFINITY);
+    const emitter = new BufferedEmitter(sender, { ...base, maxElapsedMs: 10_000, onExhausted: 'drop' }, componentSettings());
+    const p = emitter.emit([scoreRecord()]);
+    await vi.advanceTimersByTimeAsync(10_001);
+    const result = await p;
+    expect(result.code).toBe('permanent');
+    expect(result.code === 'permanent' && result.reason).toBe('retry_exhausted');
+    await emitter.shutdown(Date.now() + 1000);
+  });
+
   it('bounds the buffer in estimated bytes as well as records', async () => {
     const sender = new OutageSender(Number.POSITIVE_INFINITY);
     const big = scoreRecord({ reason: 'x'.repeat(10_000) });
