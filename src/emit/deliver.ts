@@ -25,9 +25,6 @@ const MAX_WAIT_MS = 5_000;
 export class DeliveryStop {
   #stopped = false;
   readonly #wakers = new Set<() => void>();
-  #resolveStopped: () => void = () => undefined;
-  /** Resolves when `stop` is called. */
-  readonly whenStopped: Promise<void> = new Promise((resolve) => (this.#resolveStopped = resolve));
 
   get stopped(): boolean {
     return this.#stopped;
@@ -35,9 +32,30 @@ export class DeliveryStop {
 
   stop(): void {
     this.#stopped = true;
-    this.#resolveStopped();
     for (const w of [...this.#wakers]) w();
     this.#wakers.clear();
+  }
+
+  /**
+   * `p`, or `onStop()` as soon as `stop` is called (at once when already stopped). Nothing stays registered once
+   * `p` settles, so a long-lived stop holds no reference to finished deliveries.
+   */
+  race<T>(p: Promise<T>, onStop: () => T): Promise<T> {
+    if (this.#stopped) return Promise.resolve(onStop());
+    return new Promise<T>((resolve, reject) => {
+      const waker = (): void => resolve(onStop());
+      this.#wakers.add(waker);
+      p.then(
+        (v) => {
+          this.#wakers.delete(waker);
+          resolve(v);
+        },
+        (err: unknown) => {
+          this.#wakers.delete(waker);
+          reject(err instanceof Error ? err : new Error(String(err)));
+        },
+      );
+    });
   }
 
   /** Waits `ms`, or less when stopped meanwhile. */
@@ -67,9 +85,10 @@ async function deliverTo(output: Emitter, records: readonly ScoreRecord[], stop:
     let result: EmitResult;
     try {
       // An output may hold an emit for its whole retry budget; the stop does not wait for it (a late success
-      // only makes a duplicate after the redelivery).
-      const stopped = stop.whenStopped.then((): EmitResult => ({ code: 'retryable', error: new Error(`${output.name}: delivery stopped by the shutdown`) }));
-      result = await Promise.race([output.emit(records), stopped]);
+      // only makes a duplicate after the redelivery). Records that reach an output after the stop (traces
+      // flushed at the shutdown) still get one attempt, bounded by the output's own shutdown.
+      const stopped = (): EmitResult => ({ code: 'retryable', error: new Error(`${output.name}: delivery stopped by the shutdown`) });
+      result = stop.stopped ? await output.emit(records) : await stop.race(output.emit(records), stopped);
     } catch (err) {
       result = { code: 'retryable', error: err instanceof Error ? err : new Error(String(err)) };
     }

@@ -16,6 +16,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { post } from '../reliability/helpers/clients.js';
 import { CODE_SCORERS, startDeliveryService, type DeliveryService } from '../reliability/helpers/delivery-service.js';
+import { MemorySampler, mib } from '../reliability/helpers/memory.js';
 import { writeResult } from '../reliability/helpers/results.js';
 import { Rng } from '../reliability/helpers/rng.js';
 import { ROOT } from '../reliability/helpers/serve-process.js';
@@ -104,6 +105,11 @@ describe('Kafka emitter with its broker down', () => {
       }
     })();
 
+    const memory = new MemorySampler(undefined, 200);
+    let maxBuffered = 0;
+    const watch = setInterval(() => {
+      for (const o of service?.outputs ?? []) maxBuffered = Math.max(maxBuffered, o.buffered);
+    }, 50);
     await new Promise((r) => setTimeout(r, 4000));
     const downAt = Date.now();
     await stopBroker();
@@ -113,6 +119,8 @@ describe('Kafka emitter with its broker down', () => {
     await new Promise((r) => setTimeout(r, 3000));
     sending = false;
     await client;
+    clearInterval(watch);
+    const peaks = memory.stop();
 
     // Read the topic back from the restarted broker.
     const records = new Map<string, number>();
@@ -144,10 +152,15 @@ describe('Kafka emitter with its broker down', () => {
       records: records.size,
       statuses,
       warnOrErrorLinesDuringOutage: outageLogs.length,
+      maxBufferedRecords: maxBuffered,
+      bufferBound: 300,
+      peakRssMiB: mib(peaks.peakRssBytes),
       outageMessages: [...new Set(outageLogs.map((l) => l.msg))],
     });
     expect(acknowledged.size).toBeGreaterThan(100);
     expect(lost).toBe(0);
     expect(outageLogs.length).toBeLessThan(30);
+    expect(maxBuffered).toBeLessThanOrEqual(300);
+    expect(peaks.peakRssBytes).toBeLessThanOrEqual(512 * 1024 * 1024);
   });
 });
