@@ -32,6 +32,17 @@ export class TracejudgeError extends Error {
   }
 }
 
+/**
+ * A trace's records were not accepted by every output when delivery had to stop (shutdown): the trace is left
+ * unsettled, so its Kafka offset is not committed past it and its write-ahead log record is replayed.
+ */
+export class UndeliveredError extends TracejudgeError {
+  constructor(message: string) {
+    super(ErrorCodes.EMIT_FAILED, message);
+    this.name = 'UndeliveredError';
+  }
+}
+
 /** One config problem at a key path, e.g. `sampling.agents["billing-*"].rate`. */
 export interface ConfigIssue {
   path: string;

@@ -2,12 +2,16 @@
 # Starts a single-node Apache Kafka broker (KRaft) on 127.0.0.1:9092 for development and tests.
 # Idempotent: returns at once when a broker already answers. Fetches the broker jars from Maven Central
 # with Maven the first time (into .kafka/libs, git-ignored). Logs: .kafka/broker.log. Stop: scripts/kafka/stop.sh
+# A second, private broker (a test that takes it down): TRACEJUDGE_KAFKA_PORT, TRACEJUDGE_KAFKA_CONTROLLER_PORT,
+# TRACEJUDGE_KAFKA_DIR (its state), TRACEJUDGE_KAFKA_LIBS (the jars, default <dir>/libs), TRACEJUDGE_KAFKA_HEAP.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 state="${TRACEJUDGE_KAFKA_DIR:-$root/.kafka}"
-port=9092
-controller_port=9093
+port="${TRACEJUDGE_KAFKA_PORT:-9092}"
+controller_port="${TRACEJUDGE_KAFKA_CONTROLLER_PORT:-9093}"
+libs="${TRACEJUDGE_KAFKA_LIBS:-$state/libs}"
+heap="${TRACEJUDGE_KAFKA_HEAP:-768m}"
 
 answers() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
@@ -17,9 +21,9 @@ if answers "$port"; then
 fi
 
 mkdir -p "$state"
-if ! ls "$state"/libs/kafka_2.13-*.jar >/dev/null 2>&1; then
+if ! ls "$libs"/kafka_2.13-*.jar >/dev/null 2>&1; then
   echo "kafka: fetching broker jars from Maven Central"
-  mvn -q -B -f "$here/pom.xml" package -Dkafka.libs.dir="$state/libs" >"$state/maven.log" 2>&1 || { cat "$state/maven.log" >&2; exit 1; }
+  mvn -q -B -f "$here/pom.xml" package -Dkafka.libs.dir="$libs" >"$state/maven.log" 2>&1 || { cat "$state/maven.log" >&2; exit 1; }
 fi
 
 config="$state/server.properties"
@@ -45,8 +49,8 @@ group.initial.rebalance.delay.ms=0
 log.retention.hours=4
 PROPS
 
-cp="$state/libs/*"
-java_opts=(-Xms256m -Xmx768m -XX:+UseG1GC -Djava.awt.headless=true
+cp="$libs/*"
+java_opts=(-Xms256m "-Xmx$heap" -XX:+UseG1GC -Djava.awt.headless=true
   "-Dlog4j2.configurationFile=$here/log4j2.properties" "-Dkafka.logs.file=$state/broker.log")
 
 if [ ! -f "$state/data/meta.properties" ]; then

@@ -1,21 +1,27 @@
 /**
- * The one reliability wrapper every emitter uses: a bounded buffer in front of a `RecordSender`, batching,
- * retries with exponential backoff, failure accounting, and a shutdown that flushes within a deadline.
+ * The one reliability wrapper every emitter uses: a buffer bounded in records and bytes in front of a
+ * `RecordSender`, batching, retries with exponential backoff within a time budget (`maxElapsedMs`, like the
+ * Collector's exporter helper), failure accounting, and a shutdown that flushes within a deadline.
  *
  * `emit()` resolves when the records have been delivered (`success`), refused for good (`permanent`), or could not
  * be delivered within the retry budget (`retryable`: the caller may hand them back later, e.g. by not committing a
  * Kafka offset). When the buffer is full `emit()` answers `retryable` at once instead of queueing without bound.
+ *
+ * While sends fail, each failure is a debug line; one warning per `logIntervalMs` names the emitter, its
+ * destination and the records held, and an info line says when it delivers again.
  */
 import { randomInt } from 'node:crypto';
 import { errorMessage } from '../errors.js';
 import { componentSettings, raceDeadline, type ComponentSettings } from '../component.js';
 import { ThrottledLog } from '../telemetry/log.js';
 import type { ScoreRecord } from '../model/score-record.js';
-import type { EmitResult, Emitter } from './emitter.js';
+import type { DropReason, EmitResult, Emitter } from './emitter.js';
 
 /** Delivers one batch; failure is a returned value, never a throw (a throw is treated as retryable). */
 export interface RecordSender {
   readonly name: string;
+  /** Where records go, for logs (a URL, a topic and its brokers, a file path). */
+  readonly destination?: string;
   send(records: readonly ScoreRecord[]): Promise<EmitResult>;
   /** Connect or open (the emitter's start); without it the first send does. A rejection fails the start. */
   open?(): Promise<void>;
@@ -26,18 +32,58 @@ export interface RecordSender {
 export interface BufferedEmitterOptions {
   /** Records buffered at most (queued, not yet delivered). */
   maxRecords: number;
+  /** Estimated bytes buffered at most ({@link estimateRecordBytes}); default unbounded. */
+  maxBytes?: number;
   /** Records per `send` call (whole `emit()` calls are never split, so a batch may exceed it by one call). */
   maxBatchRecords: number;
   initialBackoffMs: number;
   maxBackoffMs: number;
-  /** Attempts per batch, the first included. */
-  maxAttempts: number;
-  /** Interval of the "permanent failure" warning (one line with a count per interval). */
+  /** Time budget of a batch's retries, from its first attempt (default 5 minutes). No retry starts after it. */
+  maxElapsedMs?: number;
+  /** Attempts per batch, the first included (default: unbounded; the time budget decides). */
+  maxAttempts?: number;
+  /**
+   * When the budget is spent: `hold` (default) hands the records back as `retryable` (the caller keeps them and
+   * offers them again); `drop` drops them (`permanent`, reason `retry_exhausted`, counted), an explicit choice
+   * of losing records over holding the sources back.
+   */
+  onExhausted?: 'hold' | 'drop';
+  /** Interval of the failure warnings (one line per interval). */
   logIntervalMs?: number;
+}
+
+/** Default of {@link BufferedEmitterOptions.maxElapsedMs}: 5 minutes, the Collector's `retry_on_failure.max_elapsed_time`. */
+export const DEFAULT_MAX_ELAPSED_MS = 300_000;
+
+/**
+ * A record's size estimate for the byte bound: its strings (UTF-16 length, close to UTF-8 for ASCII) plus
+ * a fixed allowance for numbers, keys and framing. Cheap: no serialisation on the hot path.
+ */
+export function estimateRecordBytes(r: ScoreRecord): number {
+  return (
+    160 +
+    r.evaluationId.length +
+    r.traceId.length +
+    r.spanId.length +
+    r.agentName.length +
+    r.scorer.length +
+    r.timestamp.length +
+    (r.reason?.length ?? 0) +
+    (r.judgeModel?.length ?? 0) +
+    (r.startTime?.length ?? 0) +
+    (r.error ? r.error.type.length + r.error.message.length + 24 : 0)
+  );
+}
+
+function estimateBytes(records: readonly ScoreRecord[]): number {
+  let n = 0;
+  for (const r of records) n += estimateRecordBytes(r);
+  return n;
 }
 
 interface Pending {
   records: readonly ScoreRecord[];
+  bytes: number;
   resolve: (result: EmitResult) => void;
 }
 
@@ -48,6 +94,14 @@ export class BufferedEmitter implements Emitter {
   readonly name: string;
   private readonly queue: Pending[] = [];
   private queuedRecords = 0;
+  private queuedBytes = 0;
+  /** When the current run of failed sends began (undefined while sends succeed), and when it was last reported. */
+  private failingSince: number | undefined;
+  private reportedAt: number | undefined;
+  private readonly maxBytes: number;
+  private readonly maxElapsedMs: number;
+  private readonly maxAttempts: number;
+  private readonly logIntervalMs: number;
   private running: Promise<void> | undefined;
   private closed = false;
   private deadline = Number.POSITIVE_INFINITY;
@@ -64,7 +118,11 @@ export class BufferedEmitter implements Emitter {
   ) {
     this.name = sender.name;
     this.settings = settings;
-    this.permanentLog = new ThrottledLog(settings.logger, `emitter ${sender.name}: records refused permanently`, options.logIntervalMs ?? 10_000);
+    this.logIntervalMs = options.logIntervalMs ?? 10_000;
+    this.permanentLog = new ThrottledLog(settings.logger, `emitter ${sender.name}: records dropped`, this.logIntervalMs);
+    this.maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
+    this.maxElapsedMs = options.maxElapsedMs ?? DEFAULT_MAX_ELAPSED_MS;
+    this.maxAttempts = options.maxAttempts ?? Number.POSITIVE_INFINITY;
   }
 
   /** Opens the sender when it has an `open` step (e.g. checks a file path); otherwise the first send does. */
@@ -77,23 +135,31 @@ export class BufferedEmitter implements Emitter {
     return this.queuedRecords;
   }
 
+  /** Estimated bytes of the records waiting in the buffer. */
+  get bufferedBytes(): number {
+    return this.queuedBytes;
+  }
+
   emit(records: readonly ScoreRecord[]): Promise<EmitResult> {
     if (records.length === 0) return Promise.resolve({ code: 'success' });
     if (this.closed) {
+      // Not delivered, and not refused for what the records are: the caller keeps them (redelivery after a restart).
       this.count(records.length, 'rejected');
-      return Promise.resolve({ code: 'permanent', error: new Error(`${this.name}: ${SHUTDOWN_ERROR}`) });
+      return Promise.resolve({ code: 'retryable', error: new Error(`${this.name}: ${SHUTDOWN_ERROR}`) });
     }
-    if (this.queuedRecords + records.length > this.options.maxRecords && this.queuedRecords > 0) {
+    const bytes = estimateBytes(records);
+    if ((this.queuedRecords + records.length > this.options.maxRecords || this.queuedBytes + bytes > this.maxBytes) && this.queuedRecords > 0) {
       this.count(records.length, 'rejected');
       return Promise.resolve({
         code: 'retryable',
-        error: new Error(`${this.name}: buffer full (${this.queuedRecords} of ${this.options.maxRecords} records)`),
+        error: new Error(`${this.name}: buffer full (${this.queuedRecords} of ${this.options.maxRecords} records, ~${this.queuedBytes} of ${this.maxBytes} bytes)`),
         retryAfterMs: this.options.initialBackoffMs,
       });
     }
     return new Promise<EmitResult>((resolve) => {
-      this.queue.push({ records, resolve });
+      this.queue.push({ records, bytes, resolve });
       this.queuedRecords += records.length;
+      this.queuedBytes += bytes;
       this.kick();
     });
   }
@@ -129,12 +195,17 @@ export class BufferedEmitter implements Emitter {
     while (this.queue.length > 0 && Date.now() < this.deadline) {
       const batch = this.takeBatch();
       const records = batch.flatMap((p) => p.records);
-      const result = await this.sendWithRetry(records);
+      let result = await this.sendWithRetry(records);
       this.queuedRecords -= records.length;
+      for (const p of batch) this.queuedBytes -= p.bytes;
+      if (result.code === 'retryable' && this.options.onExhausted === 'drop' && !this.closed) {
+        result = { code: 'permanent', reason: 'retry_exhausted', error: new Error(`${this.name}: retry budget spent; dropped by emit.retry.onExhausted: drop (${errorMessage(result.error)})`) };
+      }
       if (result.code === 'success') this.count(records.length, 'sent');
       else if (result.code === 'permanent') {
-        this.count(records.length, 'failed');
-        this.permanentLog.hit(records.length, { emitter: this.name, err: errorMessage(result.error) });
+        result = { ...result, reason: result.reason ?? 'refused' };
+        this.count(records.length, 'dropped', result.reason);
+        this.permanentLog.hit(records.length, { emitter: this.name, reason: result.reason, err: errorMessage(result.error) });
       } else this.count(records.length, 'failed');
       for (const p of batch) p.resolve(result);
     }
@@ -153,20 +224,56 @@ export class BufferedEmitter implements Emitter {
     return batch;
   }
 
+  /**
+   * Sends until delivered, refused, or out of budget: no retry starts once `maxElapsedMs` has passed since the
+   * first attempt (the last wait is shortened to end at the budget), nor after `maxAttempts`, nor past the
+   * shutdown deadline.
+   */
   private async sendWithRetry(records: readonly ScoreRecord[]): Promise<EmitResult> {
     let backoff = this.options.initialBackoffMs;
+    const startedAt = Date.now();
+    const budgetEnd = startedAt + this.maxElapsedMs;
     let result: EmitResult = { code: 'retryable', error: new Error(`${this.name}: not attempted`) };
-    for (let attempt = 1; attempt <= this.options.maxAttempts; attempt++) {
+    for (let attempt = 1; attempt <= this.maxAttempts; attempt++) {
       result = await this.trySend(records);
-      if (result.code !== 'retryable' || attempt === this.options.maxAttempts) return result;
+      if (result.code === 'success') this.recovered();
+      else if (result.code === 'retryable') this.failing(result.error);
+      if (result.code !== 'retryable' || attempt >= this.maxAttempts) return result;
+      const now = Date.now();
+      if (now >= budgetEnd) return result;
       const jittered = Math.round(backoff * (0.8 + randomInt(0, 401) / 1000));
-      const wait = Math.min(Math.max(result.retryAfterMs ?? jittered, 0), this.options.maxBackoffMs);
-      if (Date.now() + wait >= this.deadline) return result;
+      const wait = Math.min(Math.max(result.retryAfterMs ?? jittered, 0), this.options.maxBackoffMs, budgetEnd - now);
+      if (now + wait >= this.deadline) return result;
       await this.sleep(wait);
       if (Date.now() >= this.deadline) return result;
       backoff = Math.min(backoff * 2, this.options.maxBackoffMs);
     }
     return result;
+  }
+
+  /**
+   * A retryable failure: a debug line each; a warning with what is held once per interval, from the moment the
+   * failures have lasted a few seconds (a first send that waits for a topic to be created is not an outage).
+   */
+  private failing(error: Error): void {
+    const now = Date.now();
+    this.failingSince ??= now;
+    const log = this.settings.logger;
+    const fields = { emitter: this.name, destination: this.sender.destination, recordsHeld: this.queuedRecords, bytesHeld: this.queuedBytes, failingMs: now - this.failingSince, err: errorMessage(error) };
+    const quiet = now - this.failingSince < Math.min(this.logIntervalMs, 5_000);
+    if (!quiet && (this.reportedAt === undefined || now - this.reportedAt >= this.logIntervalMs)) {
+      this.reportedAt = now;
+      log.warn(fields, `emitter ${this.name} cannot deliver to ${this.sender.destination ?? 'its destination'}; records held, retrying`);
+    } else log.debug(fields, `emitter ${this.name}: send failed; retrying`);
+  }
+
+  private recovered(): void {
+    if (this.failingSince === undefined) return;
+    if (this.reportedAt !== undefined) {
+      this.settings.logger.info({ emitter: this.name, destination: this.sender.destination, failedMs: Date.now() - this.failingSince }, `emitter ${this.name} delivers again`);
+    }
+    this.failingSince = undefined;
+    this.reportedAt = undefined;
   }
 
   private async trySend(records: readonly ScoreRecord[]): Promise<EmitResult> {
@@ -199,12 +306,17 @@ export class BufferedEmitter implements Emitter {
     const pending = this.queue.splice(0);
     for (const p of pending) {
       this.queuedRecords -= p.records.length;
+      this.queuedBytes -= p.bytes;
       this.count(p.records.length, 'rejected');
       p.resolve({ code, error });
     }
   }
 
-  private count(n: number, outcome: 'sent' | 'failed' | 'rejected'): void {
-    this.settings.telemetry.instruments.emitRecords.add(n, { emitter: this.name, outcome });
+  /**
+   * `sent`; `failed`: not delivered within the retry budget, handed back to the caller (not lost: offered again);
+   * `rejected`: refused at once (buffer full, shut down), handed back; `dropped` with a `reason`: lost on purpose.
+   */
+  private count(n: number, outcome: 'sent' | 'failed' | 'rejected' | 'dropped', reason?: DropReason): void {
+    this.settings.telemetry.instruments.emitRecords.add(n, reason ? { emitter: this.name, outcome, reason } : { emitter: this.name, outcome });
   }
 }

@@ -11,7 +11,7 @@ import type { KafkaEmitOptions, KafkaSender } from './kafka.js';
 import { MetricsEmitter } from './metrics-emitter.js';
 import { createLogExporter, createSpanExporter } from '../otlp/exporters.js';
 import { createLogSender, createSpanSender } from './otlp/otlp-sender.js';
-import { resolveOtlpSettings } from '../otlp/export-settings.js';
+import { resolveOtlpSettings, signalUrl } from '../otlp/export-settings.js';
 import type { EmitResult, Emitter } from './emitter.js';
 import type { ScoreRecord } from '../model/score-record.js';
 import { StdoutSender } from './stdout.js';
@@ -23,14 +23,28 @@ export interface CreateEmittersOptions {
   stdout?: RecordSender;
 }
 
-/** The buffering/retry options of `emit.buffer` and `emit.retry`. */
-function bufferOptions(emit: EmitConfig): BufferedEmitterOptions {
+/** An emitter's own `retry` and `buffer` overrides (`emit.<emitter>.retry.*`, `emit.<emitter>.buffer.*`). */
+interface EmitterOverrides {
+  retry?:
+    | { initialBackoffMs?: number | undefined; maxBackoffMs?: number | undefined; maxElapsedMs?: number | undefined; maxAttempts?: number | undefined; onExhausted?: 'hold' | 'drop' | undefined }
+    | undefined;
+  buffer?: { maxRecords?: number | undefined; maxBytes?: number | undefined; maxBatchRecords?: number | undefined } | undefined;
+}
+
+/** The buffering/retry options of `emit.buffer` and `emit.retry`, with one emitter's overrides applied. */
+export function bufferOptions(emit: EmitConfig, own: EmitterOverrides = {}): BufferedEmitterOptions {
+  const retry = own.retry ?? {};
+  const buffer = own.buffer ?? {};
+  const maxAttempts = retry.maxAttempts ?? emit.retry.maxAttempts;
   return {
-    maxRecords: emit.buffer.maxRecords,
-    maxBatchRecords: emit.buffer.maxBatchRecords,
-    initialBackoffMs: emit.retry.initialBackoffMs,
-    maxBackoffMs: emit.retry.maxBackoffMs,
-    maxAttempts: emit.retry.maxAttempts,
+    maxRecords: buffer.maxRecords ?? emit.buffer.maxRecords,
+    maxBytes: buffer.maxBytes ?? emit.buffer.maxBytes,
+    maxBatchRecords: buffer.maxBatchRecords ?? emit.buffer.maxBatchRecords,
+    initialBackoffMs: retry.initialBackoffMs ?? emit.retry.initialBackoffMs,
+    maxBackoffMs: retry.maxBackoffMs ?? emit.retry.maxBackoffMs,
+    maxElapsedMs: retry.maxElapsedMs ?? emit.retry.maxElapsedMs,
+    onExhausted: retry.onExhausted ?? emit.retry.onExhausted,
+    ...(maxAttempts !== undefined ? { maxAttempts } : {}),
   };
 }
 
@@ -40,12 +54,15 @@ function bufferOptions(emit: EmitConfig): BufferedEmitterOptions {
  */
 class LazyKafkaSender implements RecordSender {
   readonly name = 'kafka';
+  readonly destination: string;
   #sender: Promise<KafkaSender> | undefined;
 
   constructor(
     private readonly options: KafkaEmitOptions,
     private readonly logger: ComponentSettings['logger'],
-  ) {}
+  ) {
+    this.destination = `kafka topic ${options.topic} at ${options.brokers.join(',')}`;
+  }
 
   private sender(): Promise<KafkaSender> {
     this.#sender ??= import('./kafka.js').then(({ KafkaSender }) => new KafkaSender(this.options, this.logger));
@@ -68,16 +85,16 @@ class LazyKafkaSender implements RecordSender {
 export function createEmitters(config: { emit: EmitConfig }, options: CreateEmittersOptions): Emitter[] {
   const { settings } = options;
   const emit = config.emit;
-  const buffered = bufferOptions(emit);
-  const senders: RecordSender[] = [];
-  if (emit.stdout.enabled) senders.push(options.stdout ?? new StdoutSender());
-  if (emit.jsonl.path) senders.push(new JsonlFileSender({ path: emit.jsonl.path, maxBytes: emit.jsonl.maxBytes, maxFiles: emit.jsonl.maxFiles }));
+  const senders: [RecordSender, BufferedEmitterOptions][] = [];
+  if (emit.stdout.enabled) senders.push([options.stdout ?? new StdoutSender(), bufferOptions(emit, emit.stdout)]);
+  if (emit.jsonl.path) senders.push([new JsonlFileSender({ path: emit.jsonl.path, maxBytes: emit.jsonl.maxBytes, maxFiles: emit.jsonl.maxFiles }), bufferOptions(emit, emit.jsonl)]);
   const otlp = resolveOtlpSettings(emit.otlp, settings.env, settings.logger);
-  if (otlp?.traces) senders.push(createSpanSender(createSpanExporter(otlp), otlp.protocols.TRACES, settings.resource));
-  if (otlp?.logs) senders.push(createLogSender(createLogExporter(otlp), otlp.protocols.LOGS, settings.resource));
+  const otlpOptions = bufferOptions(emit, emit.otlp);
+  if (otlp?.traces) senders.push([createSpanSender(createSpanExporter(otlp), otlp.protocols.TRACES, settings.resource, signalUrl(otlp, 'TRACES')), otlpOptions]);
+  if (otlp?.logs) senders.push([createLogSender(createLogExporter(otlp), otlp.protocols.LOGS, settings.resource, signalUrl(otlp, 'LOGS')), otlpOptions]);
   if (emit.kafka.enabled) {
     const kafka = { brokers: emit.kafka.brokers, topic: emit.kafka.topic, clientId: emit.kafka.clientId, requestTimeoutMs: emit.kafka.requestTimeoutMs, ssl: emit.kafka.ssl };
-    senders.push(new LazyKafkaSender(kafka, settings.logger));
+    senders.push([new LazyKafkaSender(kafka, settings.logger), bufferOptions(emit, emit.kafka)]);
   }
-  return [new MetricsEmitter(settings.telemetry), ...senders.map((s) => new BufferedEmitter(s, buffered, settings))];
+  return [new MetricsEmitter(settings.telemetry), ...senders.map(([s, o]) => new BufferedEmitter(s, o, settings))];
 }

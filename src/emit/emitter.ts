@@ -6,7 +6,15 @@ import type { ScoreRecord } from '../model/score-record.js';
 export type EmitResult =
   | { code: 'success' }
   | { code: 'retryable'; error: Error; retryAfterMs?: number }
-  | { code: 'permanent'; error: Error };
+  /**
+   * Refused for good: the records are dropped (counted in `tracejudge.emit.records{outcome="dropped"}` with a
+   * `reason`): `refused` by the destination (a 400, a record too large), or `retry_exhausted` under the output's
+   * explicit drop policy (`emit.retry.onExhausted: drop`).
+   */
+  | { code: 'permanent'; error: Error; reason?: DropReason };
+
+/** Why records were dropped. */
+export type DropReason = 'refused' | 'retry_exhausted';
 
 /**
  * A sink for score records, with the component lifecycle: `shutdown` flushes what is buffered, waiting at

@@ -2,6 +2,10 @@
  * Score records as JSON lines in a file, rotated by size: `path` is the active file, `path.1` … `path.<maxFiles-1>`
  * the older ones (`path.1` newest). A rotation happens before a line that would push the active file past
  * `maxBytes`; a single line longer than `maxBytes` still gets a file of its own.
+ *
+ * Every write is whole or absent: a write that fails (a full disk, `ENOSPC`) is cut back to the size the file
+ * had before it, like the write-ahead log does, so every line of the file always parses and the next write
+ * does not glue onto a partial record. A full disk answers `retryable`.
  */
 import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -15,6 +19,8 @@ export interface JsonlFileOptions {
   maxBytes: number;
   /** Files kept in total, the active one included (1 = truncate in place). */
   maxFiles: number;
+  /** Opens the active file for appending (default `fs.promises.open(path, 'a+')`); tests inject write faults here. */
+  openFile?: (path: string) => Promise<FileHandle>;
 }
 
 const RETRYABLE_FS: ReadonlySet<string> = new Set(['ENOSPC', 'EAGAIN', 'EMFILE', 'ENFILE', 'EBUSY', 'EIO', 'EDQUOT']);
@@ -32,10 +38,13 @@ export function toJsonLine(record: ScoreRecord): string {
 
 export class JsonlFileSender implements RecordSender {
   readonly name = 'jsonl';
+  readonly destination: string;
   private handle: FileHandle | undefined;
   private size = 0;
 
-  constructor(private readonly options: JsonlFileOptions) {}
+  constructor(private readonly options: JsonlFileOptions) {
+    this.destination = options.path;
+  }
 
   async send(records: readonly ScoreRecord[]): Promise<EmitResult> {
     try {
@@ -61,7 +70,7 @@ export class JsonlFileSender implements RecordSender {
       await this.write(chunk, chunkBytes);
       return { code: 'success' };
     } catch (err) {
-      // A partial batch may have been written; a retry duplicates those lines (at-least-once).
+      // Chunks written before a rotation stay (whole lines); a retry duplicates them (at-least-once).
       await this.closeHandle();
       return fsFailure(err, `cannot write ${this.options.path}`);
     }
@@ -74,14 +83,28 @@ export class JsonlFileSender implements RecordSender {
   private async ensureOpen(): Promise<void> {
     if (this.handle) return;
     await mkdir(dirname(this.options.path), { recursive: true });
-    const handle = await open(this.options.path, 'a');
-    this.size = (await handle.stat()).size;
+    const handle = await (this.options.openFile ?? ((path: string) => open(path, 'a+')))(this.options.path);
+    try {
+      this.size = await cutPartialLine(handle, (await handle.stat()).size);
+    } catch (err) {
+      await handle.close().catch(() => undefined);
+      throw err;
+    }
     this.handle = handle;
   }
 
+  /** Appends whole lines, or nothing: on failure the file is truncated back to its size before the write. */
   private async write(chunk: string, bytes: number): Promise<void> {
-    if (!chunk || !this.handle) return;
-    await this.handle.appendFile(chunk, 'utf8');
+    const handle = this.handle;
+    if (!chunk || !handle) return;
+    const before = this.size;
+    try {
+      await handle.appendFile(chunk, 'utf8');
+    } catch (err) {
+      // If even the truncation fails, the next open cuts the partial line (the caller closes the handle).
+      await handle.truncate(before).catch(() => undefined);
+      throw err;
+    }
     this.size += bytes;
   }
 
@@ -104,6 +127,29 @@ export class JsonlFileSender implements RecordSender {
     this.size = 0;
     if (h) await h.close().catch(() => undefined);
   }
+}
+
+/**
+ * A file that does not end with a newline ends with a partial record (a crash, or a failed truncation after a
+ * failed write): cut it back to its last whole line. Returns the size after the cut.
+ */
+async function cutPartialLine(handle: FileHandle, size: number): Promise<number> {
+  if (size === 0) return 0;
+  const tail = Buffer.alloc(Math.min(size, 64 * 1024));
+  let end = size;
+  while (end > 0) {
+    const start = Math.max(0, end - tail.length);
+    const { bytesRead } = await handle.read(tail, 0, end - start, start);
+    const nl = tail.subarray(0, bytesRead).lastIndexOf(0x0a);
+    if (nl >= 0) {
+      const whole = start + nl + 1;
+      if (whole < size) await handle.truncate(whole);
+      return whole;
+    }
+    end = start;
+  }
+  await handle.truncate(0);
+  return 0;
 }
 
 async function renameIfExists(from: string, to: string): Promise<void> {

@@ -1,13 +1,15 @@
 /**
  * Score records to a Kafka topic: value = the record as JSON (docs/records.md, "The score record"), key = the trace id, so every
  * evaluation of a trace lands in one partition, in order (KafkaJS's default, Java-compatible murmur2 partitioner). Acks from all
- * in-sync replicas. KafkaJS logs go through pino (src/telemetry/kafka-log.ts): a send KafkaJS retries is a debug line; sends
- * that keep failing are a warning, once per `FAILING_LOG_MS`, and their recovery an info line.
+ * in-sync replicas. A failed send is retryable unless the broker refused the records for good (src/emit/kafka-errors.ts), so a
+ * broker outage is ridden out by the buffered emitter's retry budget. KafkaJS's own error lines are debug lines here
+ * (src/telemetry/kafka-log.ts): the buffered emitter warns once per interval with the destination and the records held.
  */
 import { Kafka, Partitioners, type Producer } from 'kafkajs';
 import { errorMessage } from '../errors.js';
 import type { Logger } from 'pino';
 import { kafkaLogCreator, kafkaLogLevel } from '../telemetry/kafka-log.js';
+import { isPermanentKafkaError } from './kafka-errors.js';
 import type { RecordSender } from './buffered-emitter.js';
 import type { ScoreRecord } from '../model/score-record.js';
 import type { EmitResult } from './emitter.js';
@@ -21,12 +23,6 @@ export interface KafkaEmitOptions {
   ssl?: boolean | Record<string, unknown> | undefined;
 }
 
-/**
- * Sends failing for this long are reported (warn), and again every as long while they keep failing. Shorter
- * failures are the usual start of a topic the broker creates on the first send, which the retries absorb.
- */
-const FAILING_LOG_MS = 10_000;
-
 /** The Kafka message of one record. */
 function toKafkaMessage(record: ScoreRecord): { key: string; value: string; headers: Record<string, string> } {
   return { key: record.traceId, value: JSON.stringify(record), headers: { 'content-type': 'application/json', scorer: record.scorer } };
@@ -34,18 +30,17 @@ function toKafkaMessage(record: ScoreRecord): { key: string; value: string; head
 
 export class KafkaSender implements RecordSender {
   readonly name = 'kafka';
+  readonly destination: string;
   private readonly producer: Producer;
   private readonly log: Logger;
   private connected: Promise<void> | undefined;
-  /** When the current run of failed sends began (undefined while sends succeed), and when it was last reported. */
-  private failingSince: number | undefined;
-  private reportedAt: number | undefined;
 
   constructor(
     private readonly options: KafkaEmitOptions,
     logger: Logger,
   ) {
     this.log = logger.child({ component: 'kafka-emit' });
+    this.destination = `kafka topic ${options.topic} at ${options.brokers.join(',')}`;
     const kafka = new Kafka({
       clientId: options.clientId,
       brokers: [...options.brokers],
@@ -54,7 +49,7 @@ export class KafkaSender implements RecordSender {
       // Our BufferedEmitter owns retries and backoff; kafkajs retries only briefly within one send.
       retry: { retries: 1, initialRetryTime: 100, maxRetryTime: 1_000 },
       logLevel: kafkaLogLevel(this.log),
-      logCreator: kafkaLogCreator(this.log),
+      logCreator: kafkaLogCreator(this.log, { failuresAsDebug: true }),
       ...(options.ssl !== undefined ? { ssl: options.ssl } : {}),
     });
     this.producer = kafka.producer({ allowAutoTopicCreation: true, idempotent: false, createPartitioner: Partitioners.DefaultPartitioner });
@@ -70,12 +65,10 @@ export class KafkaSender implements RecordSender {
     }
     try {
       await this.producer.send({ topic: this.options.topic, acks: -1, timeout: this.options.requestTimeoutMs, messages: records.map(toKafkaMessage) });
-      this.recovered();
       return { code: 'success' };
     } catch (err) {
-      const retriable = (err as { retriable?: unknown }).retriable !== false;
-      const error = new Error(`kafka: send to ${this.options.topic} failed: ${errorMessage(err)}`);
-      return this.failed(retriable ? { code: 'retryable', error } : { code: 'permanent', error });
+      const error = new Error(`kafka: send to ${this.options.topic} failed: ${errorMessage(err)}${causeOf(err)}`);
+      return this.failed(isPermanentKafkaError(err) ? { code: 'permanent', error } : { code: 'retryable', error });
     }
   }
 
@@ -84,21 +77,13 @@ export class KafkaSender implements RecordSender {
   }
 
   private failed(result: EmitResult & { error: Error }): EmitResult {
-    const now = Date.now();
-    this.failingSince ??= now;
-    const failingMs = now - this.failingSince;
-    if (failingMs >= FAILING_LOG_MS && (this.reportedAt === undefined || now - this.reportedAt >= FAILING_LOG_MS)) {
-      this.reportedAt = now;
-      this.log.warn({ topic: this.options.topic, failingMs, err: result.error.message }, 'kafka: sends of score records keep failing; retrying');
-    } else {
-      this.log.debug({ topic: this.options.topic, err: result.error.message }, 'kafka: send failed');
-    }
+    this.log.debug({ topic: this.options.topic, code: result.code, err: result.error.message }, 'kafka: send failed');
     return result;
   }
+}
 
-  private recovered(): void {
-    if (this.reportedAt !== undefined) this.log.info({ topic: this.options.topic, failedMs: Date.now() - (this.failingSince ?? Date.now()) }, 'kafka: sends of score records succeed again');
-    this.failingSince = undefined;
-    this.reportedAt = undefined;
-  }
+/** The cause KafkaJS wrapped (`KafkaJSNumberOfRetriesExceeded` names only itself), for the error message. */
+function causeOf(err: unknown): string {
+  const cause = (err as { cause?: unknown }).cause;
+  return cause instanceof Error && cause !== err && cause.message !== (err as Error).message ? ` (cause: ${cause.message})` : '';
 }

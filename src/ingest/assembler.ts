@@ -17,7 +17,7 @@
  */
 import type { z } from 'zod';
 import { assemblySection } from '../config/sections/assembly.js';
-import { errorMessage } from '../errors.js';
+import { errorMessage, UndeliveredError } from '../errors.js';
 import { componentSettings, raceDeadline, type Component, type ComponentSettings } from '../component.js';
 import type { Telemetry } from '../telemetry/instruments.js';
 import { ThrottledLog } from '../telemetry/log.js';
@@ -61,6 +61,8 @@ export interface AssemblerStats {
   batchesRefused: number;
   /** Traces of batches over the bounds on their own that were rejected (partial acceptance). */
   tracesOverBounds: number;
+  /** Traces whose records were not delivered by the shutdown: left unsettled for redelivery, not dropped. */
+  tracesUndelivered: number;
 }
 
 const MIN_RETRY_AFTER_MS = 1000;
@@ -107,7 +109,9 @@ export class TraceAssembler implements SpanSink, Component {
     handlerErrors: 0,
     batchesRefused: 0,
     tracesOverBounds: 0,
+    tracesUndelivered: 0,
   };
+  private readonly undeliveredLog: ThrottledLog;
 
   constructor(options: TraceAssemblerOptions) {
     this.config = assemblySection.parse(options.config ?? {});
@@ -118,6 +122,7 @@ export class TraceAssembler implements SpanSink, Component {
     this.log = settings.logger.child({ component: 'assembler' });
     this.decided = new DecidedCache(this.config.decidedCacheSize);
     const throttled = (msg: string): ThrottledLog => new ThrottledLog(this.log, msg, 10_000, this.now);
+    this.undeliveredLog = throttled('traces not delivered to every output by the shutdown; left unsettled for redelivery');
     this.dropLogs = {
       late_span: throttled('spans arrived after their trace was decided; dropped'),
       too_many_spans: throttled('trace exceeded assembly.maxSpansPerTrace; extra spans dropped'),
@@ -384,7 +389,7 @@ export class TraceAssembler implements SpanSink, Component {
   /** `spanBytes[i]` / `logBytes[i]`: the estimate offer() made for that span / log, or -1 when it made none. */
   private apply(batch: SpanBatch, spanBytes: readonly number[], logBytes: readonly number[]): void {
     const now = this.now();
-    const ref: BatchRef | undefined = batch.onSettled ? { onSettled: batch.onSettled, pending: 0 } : undefined;
+    const ref: BatchRef | undefined = batch.onSettled ? { onSettled: batch.onSettled, onAbandoned: batch.onAbandoned, pending: 0 } : undefined;
     const touched = new Set<HeldTrace>();
     let late = 0;
     let tooMany = 0;
@@ -514,11 +519,16 @@ export class TraceAssembler implements SpanSink, Component {
 
   private settle(t: HeldTrace, err: unknown): void {
     this.inFlight--;
-    if (err !== undefined) {
+    const undelivered = err instanceof UndeliveredError;
+    if (undelivered) {
+      // Not a drop: the batches that fed it stay unsettled (Kafka offset not committed, WAL record replayed).
+      this.stats.tracesUndelivered++;
+      this.undeliveredLog.hit(1, { err: errorMessage(err) });
+    } else if (err !== undefined) {
       this.stats.handlerErrors++;
       this.countDrop('handler_error', 1, { err: errorMessage(err) });
     }
-    this.release(t);
+    this.release(t, undelivered);
     this.pump();
     if (this.inFlight === 0 && this.queueHead >= this.queue.length) {
       const waiters = this.idleWaiters;
@@ -527,18 +537,20 @@ export class TraceAssembler implements SpanSink, Component {
     }
   }
 
-  /** Free a trace's bytes and settle the batches that fed it. */
-  private release(t: HeldTrace): void {
+  /** Free a trace's bytes and settle the batches that fed it (a batch that fed an undelivered trace never settles). */
+  private release(t: HeldTrace, undelivered = false): void {
     this.bytes -= t.bytes;
     for (const ref of t.takeBatches()) {
       ref.pending--;
+      if (undelivered) ref.abandoned = true;
       if (ref.pending === 0) this.callSettled(ref);
     }
   }
 
   private callSettled(ref: BatchRef): void {
     try {
-      ref.onSettled();
+      if (ref.abandoned) ref.onAbandoned?.();
+      else ref.onSettled();
     } catch (err) {
       this.log.error({ err: errorMessage(err) }, 'batch onSettled callback failed');
     }

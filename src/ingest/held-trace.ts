@@ -8,7 +8,10 @@ import type { LogRecord, SourceKind, Span, Trace } from '../model/span.js';
 /** A batch's `onSettled` with the number of held traces it still waits for. */
 export interface BatchRef {
   onSettled: () => void;
+  onAbandoned?: (() => void) | undefined;
   pending: number;
+  /** A trace it fed was not delivered by the shutdown: the batch is never settled. */
+  abandoned?: boolean;
 }
 
 /** Span ids are looked up by scanning up to this many spans; a bigger trace gets a set (~30 bytes per span). */

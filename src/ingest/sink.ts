@@ -17,6 +17,12 @@ export interface SpanBatch {
    */
   onSettled?: () => void;
   /**
+   * Called instead of `onSettled`, exactly once, when a trace this batch fed was not delivered to every output
+   * by the shutdown (the handler failed with an `UndeliveredError`): the batch stays unsettled, to be redelivered
+   * or replayed after the restart. Lets a source stop waiting for it.
+   */
+  onAbandoned?: () => void;
+  /**
    * The source takes a partial acceptance for this batch (part of a request already over the bounds): when
    * the batch does not fit, take the traces that fit now and reject the rest, instead of refusing it.
    */

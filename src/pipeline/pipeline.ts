@@ -4,13 +4,17 @@
  * Code scorers run inline (cheap, deterministic) and first, so `boost` sampling rules can read their
  * scores. Judge scorers go through a bounded WorkQueue (judge concurrency, queue limit, shed-oldest), so a
  * judge outage never stalls ingestion: each evaluation ends as a score, an error record, or a counted skip.
- * `handleTrace` resolves only when every evaluation of the trace has been handed to the emitters, which is
- * what Kafka's offset commits wait for.
+ * `handleTrace` resolves only when every record of the trace was accepted by every output, or dropped by an
+ * output's explicit, counted policy (src/emit/deliver.ts): that is what settles the trace (Kafka's offset
+ * commits, the write-ahead log). While an output cannot deliver, the trace waits (holding back the sources
+ * through the assembler's bounds); when the shutdown stops the wait, `handleTrace` rejects with an
+ * `UndeliveredError` and the trace is left unsettled, to be redelivered or replayed after the restart.
  */
 import { flushReserveMs, raceDeadline, type Component, type ComponentSettings } from '../component.js';
 import type { Config } from '../config/schema.js';
 import { evaluationIdFor } from '../emit/evaluation-id.js';
-import { errorMessage } from '../errors.js';
+import { errorMessage, UndeliveredError } from '../errors.js';
+import { deliver, DeliveryStop } from '../emit/deliver.js';
 import { Extractor, type ExtractOptions } from '../extract/extract.js';
 import type { KeyFlagTable } from '../extract/key-flags.js';
 import { runBudgeted, type JudgeEconomics } from '../judge/economics/economics.js';
@@ -87,7 +91,7 @@ export interface RunObserver {
 export interface PipelineStats {
   /** Traces handed to the pipeline. */
   traces: number;
-  /** Traces whose every evaluation was handed to the emitters (or skipped). */
+  /** Traces whose every record was delivered to every output (or dropped by policy, or skipped). */
   tracesDone: number;
   runs: number;
   records: number;
@@ -155,7 +159,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   const now = settings.now;
   const evaluator = new Evaluator({ now, secrets: settings.secrets, judges: options.judges });
   const evaluate = (args: EvaluateArgs): Promise<EvaluationOutcome> => evaluator.evaluate(args);
-  const emitFailures = new ThrottledLog(log, 'emitting score records failed');
+  const undelivered = new ThrottledLog(log, 'score records not delivered by the shutdown; their traces stay unsettled (redelivered or replayed after a restart)');
+  const stop = new DeliveryStop();
   const extractFailures = new ThrottledLog(log, 'extraction failed for a trace; it is skipped');
   const extractor = new Extractor(options.extract ?? {}, options.keyFlags);
   const codeScorers = options.scorers.filter((s) => s.kind === 'code');
@@ -256,7 +261,11 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   }
 
   /** A run's records in order (code first, then judge); the first `emittedEarly` were already emitted. */
-  async function scoreRun(context: AgentRunContext, source: SourceKind, traceSpans: readonly Span[]): Promise<{ records: ScoreRecord[]; emittedEarly: number; decisions: ScoredRun['decisions'] }> {
+  async function scoreRun(
+    context: AgentRunContext,
+    source: SourceKind,
+    traceSpans: readonly Span[],
+  ): Promise<{ records: ScoreRecord[]; emittedEarly: number; decisions: ScoredRun['decisions']; delivered: boolean }> {
     const records: ScoreRecord[] = [];
     const decisions: { scorer: string; sampled: boolean; rate: number }[] = [];
     const codeScores: Record<string, number> = {};
@@ -312,33 +321,36 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     // must not hold back the cheap signals. The trace still settles only when everything was emitted.
     const emittedEarly = pending.length > 0 ? records.length : 0;
     const early = emittedEarly > 0 ? emit(records.slice()) : undefined;
+    let delivered = true;
     try {
       await Promise.all(pending);
     } finally {
-      await early;
+      if (early) delivered = await early;
     }
-    return { records, emittedEarly, decisions };
+    return { records, emittedEarly, decisions, delivered };
   }
 
-  async function emit(records: ScoreRecord[]): Promise<void> {
-    if (records.length === 0) return;
-    try {
-      const result = await options.emitter.emit(records);
-      if (result.code !== 'success') emitFailures.hit(records.length, { result: result.code, err: errorMessage(result.error) });
-    } catch (err) {
-      emitFailures.hit(records.length, { err: errorMessage(err) });
-    }
+  /** Delivers to every output (src/emit/deliver.ts); false when the shutdown stopped it first. */
+  async function emit(records: ScoreRecord[]): Promise<boolean> {
+    const outcome = await deliver(options.emitter, records, stop);
+    if (!outcome.delivered) undelivered.hit(records.length, { emitters: outcome.emitters, err: outcome.error });
+    return outcome.delivered;
   }
 
-  async function scoreRuns(contexts: readonly AgentRunContext[], source: SourceKind = options.source, traceSpans?: readonly Span[]): Promise<ScoreRecord[]> {
+  /** Scores the runs and delivers their records; `delivered` is false when some were not (shutdown). */
+  async function scoreAndDeliver(contexts: readonly AgentRunContext[], source: SourceKind, traceSpans?: readonly Span[]): Promise<{ records: ScoreRecord[]; delivered: boolean }> {
     const runs = contexts.filter((c) => !selfRun(c));
     stats.selfRuns += contexts.length - runs.length;
     stats.runs += runs.length;
     if (runs.length > 0) telemetry.instruments.runsExtracted.add(runs.length, { source });
     const perRun = await Promise.all(runs.map((c) => scoreRun(c, source, traceSpans ?? c.spans)));
-    await emit(perRun.flatMap((r) => r.records.slice(r.emittedEarly)));
+    const rest = await emit(perRun.flatMap((r) => r.records.slice(r.emittedEarly)));
     if (observers.length > 0) perRun.forEach((r, i) => observe({ context: runs[i] as AgentRunContext, records: r.records, decisions: r.decisions }));
-    return perRun.flatMap((r) => r.records);
+    return { records: perRun.flatMap((r) => r.records), delivered: rest && perRun.every((r) => r.delivered) };
+  }
+
+  async function scoreRuns(contexts: readonly AgentRunContext[], source: SourceKind = options.source, traceSpans?: readonly Span[]): Promise<ScoreRecord[]> {
+    return (await scoreAndDeliver(contexts, source, traceSpans)).records;
   }
 
   let stopping: Promise<void> | undefined;
@@ -349,6 +361,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     abortTimer = setTimeout(() => {
       if (queue.size > 0) log.warn('judge calls still running near the shutdown deadline; aborting them');
       options.abortJudges?.();
+      // Records still waiting for an output now stay with their unsettled traces.
+      stop.stop();
     }, Math.max(0, deadline - Date.now() - flushReserveMs(deadline)));
     abortTimer.unref();
   }
@@ -357,6 +371,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     await raceDeadline(queue.idle(), deadline);
     clearTimeout(abortTimer);
     options.abortJudges?.();
+    stop.stop();
   }
 
   return {
@@ -376,7 +391,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
         extractFailures.hit(1, { traceId: trace.traceId, err: errorMessage(err) });
         return;
       }
-      await scoreRuns(contexts, trace.source, trace.spans);
+      const { delivered } = await scoreAndDeliver(contexts, trace.source, trace.spans);
+      if (!delivered) throw new UndeliveredError(`trace ${trace.traceId}: score records not delivered to every output before the shutdown`);
       stats.tracesDone++;
     },
     scoreRuns,

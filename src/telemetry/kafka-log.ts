@@ -48,9 +48,19 @@ function isRetriedAttempt(namespace: string, message: string, extra: Record<stri
   return false;
 }
 
+/** Options of {@link kafkaLogCreator}. */
+export interface KafkaLogOptions {
+  /**
+   * KafkaJS errors and warnings become debug lines: for a client whose caller reports every failure itself
+   * (the Kafka emitter: the send's result reaches the buffered emitter, which warns once per interval with the
+   * records held), so a broker outage is not thousands of connection-error lines.
+   */
+  failuresAsDebug?: boolean;
+}
+
 /** The pino level for a KafkaJS line. */
-function levelOf(level: KafkaLogLevel, namespace: string, message: string, extra: Record<string, unknown>): 'error' | 'warn' | 'info' | 'debug' | 'trace' {
-  if (level <= KafkaLogLevel.WARN && isRetriedAttempt(namespace, message, extra)) return 'debug';
+function levelOf(level: KafkaLogLevel, namespace: string, message: string, extra: Record<string, unknown>, options: KafkaLogOptions): 'error' | 'warn' | 'info' | 'debug' | 'trace' {
+  if (level <= KafkaLogLevel.WARN && (options.failuresAsDebug || isRetriedAttempt(namespace, message, extra))) return 'debug';
   // A rebalance is how a group takes in a new member or gives back a leaving one's partitions.
   if (namespace === 'Runner' && message === 'The group is rebalancing, re-joining') return 'info';
   if (level === KafkaLogLevel.ERROR) return 'error';
@@ -78,11 +88,11 @@ export function kafkaLogLevel(logger: Logger): KafkaLogLevel {
  * new Kafka({ brokers, logLevel: kafkaLogLevel(log), logCreator: kafkaLogCreator(log) });
  * ```
  */
-export function kafkaLogCreator(logger: Logger): logCreator {
+export function kafkaLogCreator(logger: Logger, options: KafkaLogOptions = {}): logCreator {
   return () =>
     ({ namespace, level, log }: LogEntry): void => {
       const { message, timestamp: _timestamp, logger: _kafkajs, ...extra } = log as LogEntry['log'] & { logger?: unknown };
       const text = String(message);
-      logger[levelOf(level, namespace, text, extra)]({ logger: 'kafkajs', namespace, ...extra }, `kafka: ${text}`);
+      logger[levelOf(level, namespace, text, extra, options)]({ logger: 'kafkajs', namespace, ...extra }, `kafka: ${text}`);
     };
 }

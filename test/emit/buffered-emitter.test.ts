@@ -57,7 +57,7 @@ describe('BufferedEmitter', () => {
     const result = await emitter.emit([scoreRecord(), scoreRecord({ scorer: 'relevancy' })]);
     expect(result.code).toBe('permanent');
     expect(sender.calls).toHaveLength(1);
-    expect(await meter.sum('tracejudge.emit.records', { emitter: 'perm', outcome: 'failed' })).toBe(2);
+    expect(await meter.sum('tracejudge.emit.records', { emitter: 'perm', outcome: 'dropped', reason: 'refused' })).toBe(2);
     await emitter.shutdown(Date.now() + 1000);
   });
 
@@ -97,7 +97,8 @@ describe('BufferedEmitter', () => {
     for (const p of pending) expect(await p).toEqual({ code: 'success' });
     expect(sender.calls.flat()).toHaveLength(3);
     expect(sender.closed).toBe(1);
-    expect((await emitter.emit([scoreRecord()])).code).toBe('permanent');
+    // Not delivered, not refused: the caller keeps the records (a Kafka offset or WAL record stays unsettled).
+    expect((await emitter.emit([scoreRecord()])).code).toBe('retryable');
   });
 
   it('honours the shutdown deadline when the sink keeps failing, handing records back as retryable', async () => {

@@ -64,6 +64,7 @@ class OtlpSender<T> implements RecordSender {
     private readonly exporter: ExporterLike<T>,
     private readonly protocol: OtlpProtocol,
     private readonly convert: (record: ScoreRecord) => T,
+    readonly destination?: string,
   ) {}
 
   async send(records: readonly ScoreRecord[]): Promise<EmitResult> {
@@ -76,11 +77,11 @@ class OtlpSender<T> implements RecordSender {
 }
 
 /** Sends one evaluation carrier span (with its `gen_ai.evaluation.result` event) per record, under `resource`. */
-export function createSpanSender(exporter: SpanExporter, protocol: OtlpProtocol, resource: Resource): RecordSender {
-  return new OtlpSender<ReadableSpan>('otlp-traces', exporter, protocol, (r) => toCarrierSpan(r, resource, TRACEJUDGE_SCOPE));
+export function createSpanSender(exporter: SpanExporter, protocol: OtlpProtocol, resource: Resource, destination?: string): RecordSender {
+  return new OtlpSender<ReadableSpan>('otlp-traces', exporter, protocol, (r) => toCarrierSpan(r, resource, TRACEJUDGE_SCOPE), destination ?? 'the OTLP traces endpoint of OTEL_EXPORTER_OTLP_*');
 }
 
 /** Sends one `gen_ai.evaluation.result` log event per record, under `resource`. */
-export function createLogSender(exporter: LogRecordExporter, protocol: OtlpProtocol, resource: Resource): RecordSender {
-  return new OtlpSender<ReadableLogRecord>('otlp-logs', exporter, protocol, (r) => toLogEvent(r, resource, TRACEJUDGE_SCOPE));
+export function createLogSender(exporter: LogRecordExporter, protocol: OtlpProtocol, resource: Resource, destination?: string): RecordSender {
+  return new OtlpSender<ReadableLogRecord>('otlp-logs', exporter, protocol, (r) => toLogEvent(r, resource, TRACEJUDGE_SCOPE), destination ?? 'the OTLP logs endpoint of OTEL_EXPORTER_OTLP_*');
 }

@@ -211,7 +211,9 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
       }
       if (decoded.rejected > 0) telemetry.spansRejected.add(decoded.rejected, { source: 'kafka', reason: 'invalid' });
       const handle = tracker.track(partition, offset);
-      const result = sink.offer({ spans: decoded.spans, logs: [], source: 'kafka', onSettled: () => tracker.settle(handle) });
+      // An abandoned message (its traces not delivered by the shutdown) is never settled: the watermark stays
+      // below it, so it is fetched again after the restart.
+      const result = sink.offer({ spans: decoded.spans, logs: [], source: 'kafka', onSettled: () => tracker.settle(handle), onAbandoned: () => abandoned++ });
       if (!result.accepted) {
         tracker.untrack(handle);
         stats.pauses++;
@@ -230,6 +232,8 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
     }
   };
 
+  /** Messages left unsettled by the shutdown (their records not delivered); the shutdown stops waiting for them. */
+  let abandoned = 0;
   const inFlight = (): number => {
     let n = 0;
     for (const t of trackers.values()) n += t.inFlight();
@@ -322,13 +326,13 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
     },
     async shutdown(deadline) {
       await fetch.shutdown(deadline);
-      while (inFlight() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while (inFlight() > abandoned && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       if (commitTimer) clearInterval(commitTimer);
       await commit();
       // disconnect() stops the runner and leaves the group.
       await consumer?.disconnect().catch((err: unknown) => log.warn({ err: errorMessage(err) }, 'kafka: disconnect failed'));
       if (producer) await producer.disconnect().catch(() => undefined);
-      log.info({ inFlight: inFlight(), ...stats }, 'kafka source stopped');
+      log.info({ inFlight: inFlight(), undelivered: abandoned, ...stats }, 'kafka source stopped');
     },
   });
 
