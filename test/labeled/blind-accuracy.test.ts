@@ -1,14 +1,16 @@
 /**
- * The embedded default (no config, no judge key) on the blind labeled set (test/fixtures/blind/): 486 runs of
- * 18 agents (two batches: 12 agents, then 6 more written later to measure the rules on unseen writing) written from a brief (scripts/fixtures/blind/BRIEF.md) by writers who never read the scorers,
- * labels written before anything was scored, recorded by scripts/fixtures/blind/ through AI SDK 6,
- * OpenInference and the OTel GenAI conventions. A third of each agent's scenarios (every third one, by
- * position) is the holdout part, never looked at while tuning: only its totals were read.
+ * The embedded default (no config, no judge key) on the blind labeled set (test/fixtures/blind/): 648 runs of
+ * 24 agents in three batches (12 agents, then 6 and 6 more, each later batch written to measure the rules on
+ * writing they had not seen and scored before any rule changed for it), written from a brief
+ * (scripts/fixtures/blind/BRIEF.md) by writers who never read the scorers, labels written before anything was
+ * scored, recorded by scripts/fixtures/blind/ through AI SDK 6, OpenInference and the OTel GenAI conventions. A
+ * third of each agent's scenarios (every third one, by position) is the holdout part, never looked at while
+ * tuning: only its totals were read.
  *
  * These are regression floors of what the rules reach today (session 12 of issue 28), not the issue's targets,
- * which are not met yet: the tuning part gets 280 of 324 right (86.4 %) with no false alarm (target 95 % and
- * 3 %), the holdout part 126 of 162 (77.8 %) with 9 of 88 (10.2 %) false alarms (target 90 % and 5 %), and
- * contradictions plus fabrications are caught at 69 % / 62 % (target 85 %). The numbers are printed by
+ * which are not met yet: the tuning part gets 380 of 432 right (88.0 %) with 2 of 245 false alarms (0.8 %;
+ * target 95 % and 3 %), the holdout part 166 of 216 (76.9 %) with 12 of 116 (10.3 %; target 90 % and 5 %), and
+ * contradictions plus fabrications are caught at 72 % / 59 % (target 85 %). The numbers are printed by
  * `npm run bench` (scenario verdicts) too.
  */
 import { fileURLToPath } from 'node:url';
@@ -34,10 +36,10 @@ describe('the embedded default on the blind set', () => {
     expect(report.splits.holdout?.runs).toBe(Math.round(report.runs.found / 3));
   });
 
-  it('keeps false alarms on the tuning part at most 1 % and gets at least 85 % of it right', () => {
+  it('keeps false alarms on the tuning part at most 1 % and gets at least 87 % of it right', () => {
     const tune = report.splits.tune;
     expect(tune?.falseAlarmRate).toBeLessThanOrEqual(0.01);
-    expect(tune?.accuracy).toBeGreaterThanOrEqual(0.85);
+    expect(tune?.accuracy).toBeGreaterThanOrEqual(0.87);
   });
 
   it('on the holdout part: at least 76 % right, false alarms at most 11 % (regression floors, see above)', () => {

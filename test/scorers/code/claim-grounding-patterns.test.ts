@@ -48,6 +48,15 @@ const RIGHT: [string, string, unknown][] = [
   ['no alerts when the list is empty', 'There are no active weather alerts.', { total: 0, alerts: [] }],
   ['a null pointer slot said not done', "The postmortem hasn't been published yet.", { postmortem_required: true, postmortem_url: null }],
   ['a status after a modal is a possibility', 'It was delivered on 2026-03-02; electronics can be returned within 30 days.', { order: { status: 'delivered', estimated_delivery: '2026-03-02' }, policy: { return_window_days: 30 } }],
+  // 01:00 UTC on 20 December is the evening of Saturday 19 December in the Americas.
+  ['the local date of a UTC instant', 'The show is on Saturday, December 19.', { event: { starts_at: '2026-12-20T01:00:00Z' } }],
+  ['the local date in the zone the tools name', 'Doors open Friday, Jan 15.', { event: { doors_at: '2027-01-16T02:30:00Z', tz: 'America/Los_Angeles' } }],
+  // 1450 + 100 cents: an item and its modifier.
+  ['an item with its modifiers', 'Margherita Pizza with extra basil: $15.50.', { items: [{ name: 'Margherita Pizza', price_cents: 1450, modifiers: [{ name: 'Extra basil', price_cents: 100 }] }] }],
+  // 7000 cents for two seats: $35 a seat.
+  ['a per-unit figure of a total', 'The price difference is $35 more per seat.', { options: [{ seats: ['108', '109'], price_difference_cents: 7000 }] }],
+  ['a yes/no slot of the object the clause names', 'Your individual deductible is fully met.', { individual: { met: true }, family: { met: false } }],
+  ['a window in a key is no unit of its value', 'You have 17,250 miles expiring in the next six months.', { total_expiring_next_180_days: 17250 }],
   ['money beside a column of days', 'The 90-day supply costs $120.00 a year.', { options: [{ days_supply: 30, copay_cents: 1250 }, { days_supply: 90, copay_cents: 3000 }, { days_supply: 90, copay_cents: 2500 }] }],
 ];
 
@@ -78,6 +87,9 @@ const WRONG: [string, string, unknown, string][] = [
   ['a required signature said not needed', 'No signature is needed for this parcel.', { signatureRequired: true }, 'No signature is needed for this parcel.'],
   ['a null pointer slot said done', 'The postmortem has been completed and published.', { postmortem_required: true, postmortem_url: null }, 'The postmortem has been completed'],
   ['no alerts when a tool listed one', 'There are no active weather alerts today.', { total: 1, alerts: [{ event: 'HEAT_ADVISORY' }] }, 'no active weather alerts'],
+  ['a date two days off a UTC instant', 'Hamilton is on Thursday, December 17.', { event: { name: 'Hamilton', starts_at: '2026-12-20T01:00:00Z' } }, 'Thursday, December 17'],
+  ['a weekday that is not the local date\'s in the zone the tools name', 'Doors open Saturday, Jan 16.', { event: { doors_at: '2027-01-16T02:30:00Z', tz: 'America/Los_Angeles' } }, 'Saturday, Jan 16'],
+  ['a yes/no slot of the named object said the other way', 'Your family deductible is met.', { individual: { met: true }, family: { met: false } }, 'Your family deductible is met.'],
   ['two amounts of a record swapped', 'Your collision deductible is $500.', { deductibles: { collision_deductible: 1000, comprehensive_deductible: 500 } }, '$500'],
   ['two places of a record swapped', 'Pickup is at Portland Jetport.', { rental: { pickup_location: 'Boston Logan', return_location: 'Portland Jetport' } }, 'Portland Jetport'],
   ['a made-up tracking number', 'Track it with 1Z999AA10123456999.', { tracking: '1Z999AA10123456784' }, '1Z999AA10123456999'],

@@ -13,6 +13,7 @@ import { currencyMismatch, numberSupport, numberTie, scaleSlip, transposedEviden
 import type { Fact, GroundingSources } from './sources.js';
 import { contentWords, letterOrDigit, stem } from './sources.js';
 import type { DateSpecific, EntitySpecific, IdSpecific, NumberSpecific, Specific, StatusSpecific, TimeSpecific } from './specifics.js';
+import { singular } from './specifics.js';
 import { IMPLIES, STOP_WORDS } from './vocabulary.js';
 
 export type Verdict = 'supported' | 'contradicted' | 'fabricated' | 'unverified' | 'given' | 'ignored';
@@ -253,6 +254,9 @@ const inList = (f: Fact): boolean => /(?:^|\.)\d+(?:\.|$)/.test(f.slot.path);
 /** Relative days and loose times of day: never a contradiction ("open 8 AM to 8 PM today"). */
 const RELATIVE = /^(?:today|tonight|this (?:morning|afternoon|evening)|now)$/i;
 
+/** A per-unit figure: "$35 more per seat", "$12 each", "$4/day", "a night". */
+const PER_UNIT_AFTER = /^\s*(?:(?:more|less|extra|off)\s+)?(?:per\b|each\b|apiece\b|a (?:seat|ticket|night|day|month|person|head|item|unit|piece|hour|week|year)\b|\/\s*\p{L})/iu;
+
 /** Key words that name no particular slot of a record (`accountId`, `totalValue`): never a swap by themselves. */
 const GENERIC_KEY_WORDS: ReadonlySet<string> = new Set(['account', 'total', 'count', 'amount', 'value', 'name', 'type', 'status', 'code', 'label', 'number', 'level', 'state', 'current', 'item', 'detail']);
 
@@ -356,7 +360,12 @@ function classifyNumber(a: NumberSpecific, sources: GroundingSources, given: Giv
   // A slot whose own value the claim writes elsewhere ("62% of the 55-liter tank is about 34 liters") is
   // that other number's: it says nothing against this one.
   const claimText = ctx.claims[a.claim] ?? '';
-  const unused = relevant.filter((r) => r.supports || !(writesNumber(claimText, (r.fact.specific as NumberSpecific).value) || claimText.includes(r.fact.specific.text)));
+  // "$35 more per seat", "$12 each": a per-unit figure, derived from a total in ways no slot shows; only a slot
+  // that is itself per that unit (`limitPerPerson` for "$50k per person") still ties it.
+  const per = a.dim === 'money' ? PER_UNIT_AFTER.exec(claimText.slice(a.at + a.text.length)) : null;
+  const unitWord = per ? singular((/(\p{L}+)\s*$/u.exec(per[0])?.[1] ?? '').toLowerCase()) : '';
+  const perSlot = (words: readonly string[]): boolean => !per || (unitWord !== '' && words.includes(unitWord));
+  const unused = relevant.filter((r) => r.supports || (perSlot(r.fact.slot.keyWords) && !(writesNumber(claimText, (r.fact.specific as NumberSpecific).value) || claimText.includes(r.fact.specific.text))));
   const decided = decide(a, unused, sources, ctx);
   if (decided) return { specific: a, ...decided };
   if (a.dim === undefined && writesNumber(sources.text, a.value)) {
@@ -365,7 +374,8 @@ function classifyNumber(a: NumberSpecific, sources: GroundingSources, given: Giv
   const otherCurrency = currencyMismatch(a, ctx.evidence) ?? unitMismatch(a, ctx.evidence);
   if (otherCurrency) return { specific: a, verdict: 'contradicted', evidence: [tieFact(otherCurrency)] };
   // Nothing supports it: contradicted when the claim names one slot's key next to it.
-  const tie = numberTie(a, ctx.evidence, nearWords(ctx.claims[a.claim] ?? '', a.at, a.text.length), ctx.claimTerms(a.claim), ctx.claims[a.claim] ?? '');
+  const found = numberTie(a, ctx.evidence, nearWords(claimText, a.at, a.text.length), ctx.claimTerms(a.claim), claimText);
+  const tie = found && perSlot(found.words) ? found : undefined;
   if (tie && !given.specifics.some((g) => g.kind === 'number' && sameValue(a, g.value))) {
     return { specific: a, verdict: 'contradicted', evidence: [tieFact(tie)] };
   }
@@ -423,7 +433,19 @@ function nearMiss(a: NumberSpecific, ctx: ClaimContext, sources: GroundingSource
   return undefined;
 }
 
-function dateMatches(a: DateSpecific, b: DateSpecific): boolean {
+/** The days a tool date may be written as: a UTC instant's local date is its zone's (the one the tools name), else any of the three days around it. */
+function daysOf(b: DateSpecific, zone: string | undefined): readonly string[] {
+  if (b.utcAt === undefined || b.day === undefined) return b.day === undefined ? [] : [b.day];
+  if (zone !== undefined) {
+    const local = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(b.utcAt));
+    return [local];
+  }
+  const at = Date.parse(`${b.day}T00:00:00Z`);
+  return [b.day, new Date(at - 86_400_000).toISOString().slice(0, 10), new Date(at + 86_400_000).toISOString().slice(0, 10)];
+}
+
+function dateMatches(a: DateSpecific, b: DateSpecific, zone?: string): boolean {
+  if (b.utcAt !== undefined) return daysOf(b, zone).some((day) => dateMatches(a, { ...b, day, utcAt: undefined } as DateSpecific));
   if (a.day !== undefined) return b.day === a.day || (b.monthDay !== undefined && a.day.slice(5) === b.monthDay);
   if (a.monthDay !== undefined) return (b.day !== undefined && b.day.slice(5) === a.monthDay) || b.monthDay === a.monthDay;
   if (a.weekday !== undefined) return (b.day !== undefined && weekdayOf(b.day) === a.weekday) || b.weekday === a.weekday;
@@ -431,20 +453,23 @@ function dateMatches(a: DateSpecific, b: DateSpecific): boolean {
 }
 
 function classifyDate(a: DateSpecific, sources: GroundingSources, given: GivenText, ctx: ClaimContext): Classified {
+  // The tools' zone, unless the claim speaks UTC (then the UTC date, or either of the days around it).
+  const zone = /\b(?:utc|gmt|zulu)\b/i.test(ctx.claims[a.claim] ?? '') ? undefined : toolZone(sources.text);
   // "Friday, November 19" when November 19 is a Thursday: the weekday contradicts the date it is written with
   // (the year from the date itself, else from the source date it matches).
   if (a.stated !== undefined) {
-    const match = ctx.facts.date.find(({ s }) => s.day !== undefined && dateMatches(a, s));
-    const day = a.day ?? match?.s.day;
+    const match = ctx.facts.date.find(({ s }) => s.day !== undefined && dateMatches(a, s, zone));
+    // The claim's own date, its year from the source date it matches when it has none.
+    const day = a.day ?? (match?.s.day !== undefined && a.monthDay !== undefined ? `${match.s.day.slice(0, 4)}-${a.monthDay}` : match?.s.day);
     if (day !== undefined && weekdayOf(day) !== a.stated) return { specific: a, verdict: 'contradicted', evidence: match ? [match.fact] : [] };
   }
-  const swapped = a.day !== undefined || a.monthDay !== undefined ? swappedSlot(a, ctx, ctx.facts.date, (s) => dateMatches(a, s)) : undefined;
+  const swapped = a.day !== undefined || a.monthDay !== undefined ? swappedSlot(a, ctx, ctx.facts.date, (s) => dateMatches(a, s, zone)) : undefined;
   if (swapped) return { specific: a, verdict: 'contradicted', evidence: [swapped] };
   const relevant: Relevant[] = [];
   for (const { fact, s } of ctx.facts.date) {
     // A bare weekday can only disagree with a full date.
     if (a.weekday !== undefined && s.day === undefined && s.weekday === undefined) continue;
-    relevant.push({ fact, supports: dateMatches(a, s) });
+    relevant.push({ fact, supports: dateMatches(a, s, zone) });
   }
   const decided = decide(a, relevant, sources, ctx);
   if (decided && !(decided.verdict === 'contradicted' && RELATIVE.test(a.text.trim()))) return { specific: a, ...decided };
@@ -486,8 +511,15 @@ function classifyTime(a: TimeSpecific, sources: GroundingSources, given: GivenTe
   return { specific: a, verdict: 'unverified', evidence: [] };
 }
 
-/** The one IANA time zone the tools name (`America/Denver`), if exactly one. */
+/** The one IANA time zone the tools name (`America/Denver`), if exactly one; the last run's answer is kept. */
+let lastZone: { text: string; zone: string | undefined } | undefined;
 function toolZone(text: string): string | undefined {
+  if (lastZone?.text !== text) lastZone = { text, zone: findZone(text) };
+  return lastZone.zone;
+}
+
+function findZone(text: string): string | undefined {
+  if (!text.includes('/')) return undefined;
   const found = new Set<string>();
   for (const m of text.matchAll(/\b(?:africa|america|asia|atlantic|australia|europe|pacific|indian)\/[a-z_]+(?:\/[a-z_]+)?\b/giu)) {
     const name = m[0].split('/').map((p) => p.split('_').map((w) => (w.length > 0 ? (w[0] as string).toUpperCase() + w.slice(1) : w)).join('_')).join('/');
@@ -620,7 +652,7 @@ function classifyEntity(a: EntitySpecific, sources: GroundingSources, given: Giv
   const acronym = /^\p{Lu}{1,4}$/u.test(a.text);
   for (const { fact, s } of ctx.facts.entity) {
     if (s.norm === a.norm) continue;
-    const named = !acronym && !/^[\p{Lu}\d_]+$/u.test(s.text) && fact.slot.keyWords.some((w) => w.length > 3 && w !== 'name' && near.has(w));
+    const named = !acronym && !/^[\p{Lu}\d_-]+$/u.test(s.text) && fact.slot.keyWords.some((w) => w.length > 3 && w !== 'name' && near.has(w));
     if ((a.cls !== undefined && (s.cls === a.cls || fact.slot.keyWords.includes(a.cls))) || (named && fact.slot.path !== '' && !/\d/.test(s.norm))) {
       relevant.push({ fact, supports: false });
     }

@@ -194,6 +194,7 @@ export class Evidence {
   }
 
   #walk(value: unknown, source: string, path: string, keyPath: readonly string[], depth: number, extra: readonly NumberEvidence[]): void {
+    // `extra`: the parent record's amounts of money, paired with this object's (an item and its modifiers).
     if (depth > 10 || value === null || value === undefined) return;
     if (typeof value === 'string') {
       const parsed = parseJsonString(value);
@@ -206,7 +207,9 @@ export class Evidence {
     }
     if (Array.isArray(value)) {
       this.#list(value, source, path, keyPath);
-      value.slice(0, MAX_LIST).forEach((item, i) => this.#walk(item, source, `${path}.${i}`, keyPath, depth + 1, []));
+      // The records of a short list inside a record are paired with that record's amounts (`price_cents` + each of its `modifiers`).
+      const inherited = extra.length > 0 && value.length <= MAX_PAIRED ? extra : [];
+      value.slice(0, MAX_LIST).forEach((item, i) => this.#walk(item, source, `${path}.${i}`, keyPath, depth + 1, isObject(item) ? inherited : []));
       return;
     }
     if (!isObject(value)) {
@@ -230,7 +233,7 @@ export class Evidence {
     const money = nums.filter((e) => e.cents || e.currency !== undefined || e.words.some((w) => MONEY_WORDS.has(w))).slice(0, 4);
     for (const [k, v] of nested) {
       const p = path ? `${path}.${k}` : k;
-      this.#walk(v, source, p, [...keyPath, k], depth + 1, isObject(v) ? money : []);
+      this.#walk(v, source, p, [...keyPath, k], depth + 1, isObject(v) || Array.isArray(v) ? money : []);
     }
     this.#pairs([...nums, ...extra].slice(0, MAX_PAIRED), source, path);
   }
@@ -304,9 +307,15 @@ export class Evidence {
           this.#add(tag({ ...base, value: Math.abs(a.value - b.value), derived: '−' }, a.unit));
           if (b.value !== 0) this.#add({ ...base, cents: false, value: a.value / b.value, fraction: true, derived: '÷' });
           if (a.value !== 0) this.#add({ ...base, cents: false, value: b.value / a.value, fraction: true, derived: '÷' });
+          // How much one is above or below the other, as a share of it (a forecast 9.9 % over its budget).
+          if (b.value !== 0) this.#add({ ...base, cents: false, value: Math.abs(a.value - b.value) / Math.abs(b.value), fraction: true, derived: 'Δ÷' });
+          if (a.value !== 0) this.#add({ ...base, cents: false, value: Math.abs(a.value - b.value) / Math.abs(a.value), fraction: true, derived: 'Δ÷' });
         }
         // A quantity times (or per) a plain count keeps the quantity's unit: 2 nights × €184, $240 / 5 seats.
-        if (a.unit === undefined || b.unit === undefined) {
+        // Never two amounts of money (a price times a price means nothing).
+        const moneyA = a.cents || a.currency !== undefined || a.words.some((w) => MONEY_WORDS.has(w));
+        const moneyB = b.cents || b.currency !== undefined || b.words.some((w) => MONEY_WORDS.has(w));
+        if ((a.unit === undefined || b.unit === undefined) && !(moneyA && moneyB)) {
           const unit = a.unit ?? b.unit;
           this.#add(tag({ ...base, value: a.value * b.value, derived: '×' }, unit));
           if (b.unit === undefined && b.value !== 0 && a.unit === unit) this.#add(tag({ ...base, cents: a.cents, value: a.value / b.value, derived: '÷' }, unit));
@@ -496,6 +505,8 @@ export function currencyMismatch(a: NumberSpecific, evidence: Evidence): NumberE
   return undefined;
 }
 
+const SLIP_DERIVED: ReadonlySet<string> = new Set(['+', '−', '×', 'sum', 'length', 'count']);
+
 /** Whether two digit strings differ by one swap of adjacent digits, or (four digits or more) by one digit. */
 function swapped(x: string, y: string): boolean {
   if (x.length !== y.length || x === y) return false;
@@ -535,6 +546,8 @@ export function transposedEvidence(a: NumberSpecific, evidence: Evidence, digits
   const w = written(a);
   const decimals = Math.max(0, Math.min(a.decimals, 6));
   for (const e of evidence.numbers) {
+    // Direct values, sums, differences and products only: a ratio or a mean lands near anything.
+    if (e.derived !== undefined && !SLIP_DERIVED.has(e.derived)) continue;
     if (!compatible(a, w.unit, e)) continue;
     if (someReading(e, a, w.unit, (v) => swapped(digits, Math.abs(v / (a.scale ?? 1)).toFixed(decimals).replace('.', '')))) return e;
   }

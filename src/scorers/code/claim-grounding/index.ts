@@ -302,8 +302,21 @@ function booleanClaims(claims: readonly string[], sources: GroundingSources): { 
         }
         return false;
       };
+      // Sibling slots of the same key in named objects (`individual.met`, `family.met`): the clause's own.
+      const parentOf = (b: Slot): string | undefined => {
+        const parts = b.slot.path.split('.');
+        const parent = parts[parts.length - 2];
+        return parent !== undefined && !/^\d+$/.test(parent) ? parent : undefined;
+      };
+      const parentNamed = (b: Slot): boolean => {
+        const p = parentOf(b);
+        return p !== undefined && contentWords(p.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/_/g, ' ')).some((w) => clauseTerms().includes(w));
+      };
+      const siblings = (b: Slot): Slot[] => found.map((f) => f.b).filter((o) => o !== b && o.slot.source === b.slot.source && o.slot.path.split('.').pop() === b.slot.path.split('.').pop() && parentOf(o) !== undefined);
       for (const { b, negated, span, shared } of found) {
         if (b.stems.length < most || span > tight || shared < (best.get(pattern(b)) ?? 0) || namedMore(b, shared)) continue;
+        const sibs = siblings(b);
+        if (sibs.length > 0 && (!parentNamed(b) || sibs.some(parentNamed))) continue;
         out.push({
           item: { kind: 'status', text: clause.trim(), reading: `${negated ? 'not ' : ''}${b.slot.path}`, claim, sources: [{ source: b.slot.source, path: b.slot.path, value: b.slot.shown }] },
           verdict: negated === !b.value ? 'supported' : 'contradicted',

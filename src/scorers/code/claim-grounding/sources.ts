@@ -171,7 +171,9 @@ function singularKeyWords(key: string): readonly string[] {
  */
 export function withoutDenominator(words: readonly string[]): readonly string[] {
   const per = words.indexOf('per');
-  return per < 0 ? words : [...words.slice(0, per), ...words.slice(per + 2)];
+  const kept = per < 0 ? words : [...words.slice(0, per), ...words.slice(per + 2)];
+  // A unit after a number of the key names a window, not the value (`total_expiring_next_180_days` is miles).
+  return kept.some((w, i) => i > 0 && /^\d+$/.test(kept[i - 1] as string)) ? kept.filter((w, i) => !(i > 0 && /^\d+$/.test(kept[i - 1] as string))) : kept;
 }
 
 function keyUnit(words: readonly string[]): { info?: UnitInfo; cents: boolean } {

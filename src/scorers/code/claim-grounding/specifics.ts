@@ -63,6 +63,8 @@ export interface DateSpecific extends Base {
   weekday?: number;
   /** 0–6: the weekday written with the date (`Friday, November 19`), to check against the date itself. */
   stated?: number;
+  /** For a UTC timestamp (`2026-12-20T01:00:00Z`): its instant, whose local date may be the day before or after. */
+  utcAt?: number;
 }
 
 export interface TimeSpecific extends Base {
@@ -386,7 +388,8 @@ function claimSpecifics(claim: string, index: number, options: ExtractOptions): 
   if (digits && claim.includes('-')) m.each(RE.isoDate, (x) => {
     const day = makeDay(Number(x[1]), Number(x[2]), Number(x[3]));
     if (!day) return false;
-    push({ kind: 'date', text: x[0], claim: index, at: x.index, day });
+    const utcAt = x[4] !== undefined && /Z$/i.test(x[0]) ? Date.parse(x[0].replace(' ', 'T')) : undefined;
+    push({ kind: 'date', text: x[0], claim: index, at: x.index, day, ...(utcAt !== undefined && Number.isFinite(utcAt) ? { utcAt } : {}) });
     if (x[4] !== undefined) push({ kind: 'time', text: x[0], claim: index, at: x.index, minutes: Number(x[4]) * 60 + Number(x[5]) });
     return true;
   });
