@@ -6,8 +6,8 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 state="${TRACEJUDGE_KAFKA_DIR:-$root/.kafka}"
-port=9092
-controller_port=9093
+port=${TRACEJUDGE_KAFKA_PORT:-9092}
+controller_port=${TRACEJUDGE_KAFKA_CONTROLLER_PORT:-9093}
 
 answers() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 

@@ -39,6 +39,8 @@ export interface BufferedEmitterOptions {
 interface Pending {
   records: readonly ScoreRecord[];
   resolve: (result: EmitResult) => void;
+  /** When it was handed in (ms since epoch), for {@link BufferedEmitter.heldSinceMs}. */
+  at?: number;
 }
 
 const SHUTDOWN_ERROR = 'emitter is shut down';
@@ -77,6 +79,14 @@ export class BufferedEmitter implements Emitter {
     return this.queuedRecords;
   }
 
+  /** When the oldest record it holds undelivered (queued or being sent) was handed in; undefined when it holds none. */
+  heldSinceMs(): number | undefined {
+    const queued = this.queue[0]?.at;
+    if (this.sendingSince === undefined) return queued;
+    return queued === undefined ? this.sendingSince : Math.min(queued, this.sendingSince);
+  }
+  private sendingSince: number | undefined;
+
   emit(records: readonly ScoreRecord[]): Promise<EmitResult> {
     if (records.length === 0) return Promise.resolve({ code: 'success' });
     if (this.closed) {
@@ -92,7 +102,7 @@ export class BufferedEmitter implements Emitter {
       });
     }
     return new Promise<EmitResult>((resolve) => {
-      this.queue.push({ records, resolve });
+      this.queue.push({ records, resolve, at: Date.now() });
       this.queuedRecords += records.length;
       this.kick();
     });
@@ -129,7 +139,8 @@ export class BufferedEmitter implements Emitter {
     while (this.queue.length > 0 && Date.now() < this.deadline) {
       const batch = this.takeBatch();
       const records = batch.flatMap((p) => p.records);
-      const result = await this.sendWithRetry(records);
+      this.sendingSince = batch[0]?.at;
+      const result = await this.sendWithRetry(records).finally(() => (this.sendingSince = undefined));
       this.queuedRecords -= records.length;
       if (result.code === 'success') this.count(records.length, 'sent');
       else if (result.code === 'permanent') {

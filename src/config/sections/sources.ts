@@ -1,6 +1,15 @@
 import { z } from 'zod';
 
-const bearerAuth = z.strictObject({ bearerToken: z.string().min(1).optional() }).prefault({});
+const bearerAuth = z
+  .strictObject({
+    bearerToken: z.string().min(1).optional(),
+    /**
+     * After a reload changed `bearerToken`, the previous token is still accepted for this long (a rotation's
+     * overlap while senders switch); 0: refused at once.
+     */
+    previousTokenGraceMs: z.number().int().min(0).default(0),
+  })
+  .prefault({});
 
 const httpSource = z
   .strictObject({
