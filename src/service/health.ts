@@ -83,18 +83,22 @@ export interface ConfigInfo {
  * `meter`. Returns the function that removes the callbacks.
  */
 export function observeServiceState(meter: Meter, reporters: () => readonly HealthReporter[], config: () => ConfigInfo): () => void {
-  const state = meter.createObservableGauge('tracejudge.component.state', { description: 'State of each source and emitter that reports one: 1 for its current state.' });
+  const state = meter.createObservableGauge('tracejudge.component.state', { description: 'State of each source and emitter that reports one: 1 for its current state, 0 for states it was in before.' });
   const info = meter.createObservableGauge('tracejudge.config.info', { description: 'The configuration in force: 1, labelled with the hash of the loaded config (0 for configs replaced by a reload).' });
   const loaded = meter.createObservableGauge('tracejudge.config.loaded_timestamp_seconds', { description: 'When the configuration in force was loaded (at start or by a reload), in seconds since the epoch.', unit: 's' });
+  // Every state a component was seen in stays a series (the SDK keeps it): 1 for the current one, 0 for the others.
+  const seen = new Map<string, Set<string>>();
   const onState = (r: { observe(v: number, a: Record<string, string>): void }): void => {
     for (const c of reporters()) {
-      let s = 'unknown';
+      let current = 'unknown';
       try {
-        s = c.health().state;
+        current = c.health().state;
       } catch {
-        // counted as unknown
+        // reported as unknown
       }
-      r.observe(1, { component: c.name, state: s });
+      const states = seen.get(c.name) ?? new Set<string>();
+      seen.set(c.name, states.add(current));
+      for (const st of states) r.observe(st === current ? 1 : 0, { component: c.name, state: st });
     }
   };
   // The metrics SDK keeps reporting an attribute set once observed, so a replaced config's hash is set to 0
