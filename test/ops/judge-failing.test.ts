@@ -9,6 +9,7 @@ import { post } from '../reliability/helpers/clients.js';
 import { Rng } from '../reliability/helpers/rng.js';
 import { startServe, tempDir, type ServeProcess } from '../reliability/helpers/serve-process.js';
 import { validRequest } from '../reliability/helpers/traces.js';
+import { writeResult } from '../reliability/helpers/results.js';
 import { waitUntil } from '../reliability/helpers/service.js';
 
 const INTERVAL_MS = 1500;
@@ -75,6 +76,6 @@ telemetry: { health: { judgeFailureLogIntervalMs: ${INTERVAL_MS} } }
     expect(timeouts).toBeGreaterThan(0);
     expect(got.some((l) => (l.byType as Record<string, number>).judge_timeout === Number(l.timeouts))).toBe(true);
     expect(serve.stderr()).not.toContain(API_KEY);
-    console.log(`judge failing lines: ${got.map((l) => String(l.msg)).join(' | ')}`);
+    writeResult('judge-failing', { lines: got.map((l) => String(l.msg)) });
   }, 60_000);
 });

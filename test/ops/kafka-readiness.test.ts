@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, tempDir, type ServeProcess } from '../reliability/helpers/serve-process.js';
+import { writeResult } from '../reliability/helpers/results.js';
 import { waitUntil } from '../reliability/helpers/service.js';
 import { privateBroker, type PrivateBroker } from './private-broker.js';
 
@@ -88,8 +89,9 @@ emit: { stdout: { enabled: false }, prometheus: { port: 0 } }
     const joins = s.logs().filter((l) => l.msg === 'kafka: joined the consumer group').length;
     const left = s.logs().filter((l) => l.msg === 'kafka: left the group before restarting the consumer');
     const crashes = s.logs().filter((l) => l.msg === 'kafka: consumer crashed').length;
-    console.log(`kafka readiness: 503 after ${to503S.toFixed(1)} s of broker outage (${notReady.body.trim().replace(/\n/g, ' / ')}); ready again ${rejoinS.toFixed(1)} s after the broker answered; ${crashes} crashes, ${left.length} leaves (${left.map((l) => String(l.outcome)).join(',')}), ${joins} joins`);
-    annotate(`rejoin ${rejoinS.toFixed(1)} s after the broker was back; 503 after ${to503S.toFixed(1)} s`);
+    const summary = `503 after ${to503S.toFixed(1)} s of broker outage (${notReady.body.trim().replace(/\n/g, ' / ')}); ready again ${rejoinS.toFixed(1)} s after the broker answered; ${crashes} crashes, ${left.length} leaves (${left.map((l) => String(l.outcome)).join(',')}), ${joins} joins`;
+    writeResult('kafka-readiness', { to503S, rejoinS, crashes, leaves: left.length, joins, summary });
+    await annotate(summary);
     expect(joins).toBeGreaterThanOrEqual(2);
     expect(rejoinS).toBeLessThan(SESSION_TIMEOUT_MS / 1000 / 2);
     const metrics3 = await (await fetch(`${base}/metrics`)).text();
