@@ -124,8 +124,10 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
   if (config.sasl) kafkaConfig.sasl = { ...config.sasl } as SASLOptions;
   const kafka = new Kafka(kafkaConfig);
 
-  // Health (src/service/health.ts): from the consumer's events; `fetching` also needs a fetch or a heartbeat
-  // within a session timeout. The member id is kept to leave the group before a restart (below).
+  // Health (src/service/health.ts): from the consumer's events; `fetching` also needs a fetch (one per
+  // maxWaitTimeInMs even when idle or paused) or a heartbeat within three heartbeat intervals (at least 5 s, at
+  // most a session timeout). The member id is kept to leave the group before a restart (below).
+  const stallMs = Math.min(config.sessionTimeoutMs, Math.max(3 * config.heartbeatIntervalMs, 5000));
   let state: { state: string; reason?: string } = { state: 'starting', reason: 'kafka: joining the consumer group' };
   let lastContact = 0;
   let memberId: string | undefined;
@@ -133,7 +135,7 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
   const health = (): ComponentHealth => {
     if (state.state !== 'fetching') return { ready: false, ...state };
     const silentMs = Date.now() - lastContact;
-    if (silentMs > config.sessionTimeoutMs) return { ready: false, state: 'stalled', reason: `kafka: no fetch and no heartbeat for ${Math.round(silentMs / 1000)} s` };
+    if (silentMs > stallMs) return { ready: false, state: 'stalled', reason: `kafka: no fetch and no heartbeat for ${Math.round(silentMs / 1000)} s` };
     return { ready: true, state: 'fetching' };
   };
   /**
@@ -143,6 +145,8 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
   const beforeRestart = async (error: Error): Promise<boolean> => {
     state = { state: 'restarting', reason: `kafka: consumer crashed (${errorMessage(error)}); restarting` };
     const old = memberId;
+    // kafkajs reports the crash (CRASH) only once this resolves, which waits for the broker.
+    log.warn({ err: errorMessage(error), memberId: old }, 'kafka: consumer crashed; leaving the group, then restarting');
     while (!stopped && old !== undefined) {
       try {
         leaveClient ??= new Kafka({ ...kafkaConfig, connectionTimeout: 1000, retry: { initialRetryTime: 200, maxRetryTime: 1000, retries: 1 } });
