@@ -7,7 +7,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { post } from '../reliability/helpers/clients.js';
+import * as grpc from '@grpc/grpc-js';
+import { post, RawGrpcClient } from '../reliability/helpers/clients.js';
 import { Rng } from '../reliability/helpers/rng.js';
 import { startServe, tempDir, type ServeProcess } from '../reliability/helpers/serve-process.js';
 import { validRequest } from '../reliability/helpers/traces.js';
@@ -21,7 +22,7 @@ const configText = (token: string, decisionWaitMs: number): string => `
 sources:
   otlp:
     http: { port: 0 }
-    grpc: { enabled: false }
+    grpc: { port: 0 }
     auth:
       bearerToken: ${token}
       previousTokenGraceMs: ${GRACE_MS}
@@ -39,12 +40,14 @@ describe('config reload under tracejudge serve', () => {
   let serve: ServeProcess;
   let httpUrl: string;
   let metricsUrl: string;
+  let grpcClient: RawGrpcClient;
   const rng = new Rng(0x30);
 
   const send = async (token: string): Promise<number> => {
     const r = validRequest(rng);
     return (await post(`${httpUrl}/v1/traces`, r.json, 'application/json', { authorization: `Bearer ${token}` })).status;
   };
+  const sendGrpc = async (token: string): Promise<grpc.status> => (await grpcClient.export(validRequest(rng).proto, token)).code;
   const scrape = async (): Promise<string> => (await fetch(metricsUrl)).text();
 
   beforeAll(async () => {
@@ -53,9 +56,11 @@ describe('config reload under tracejudge serve', () => {
     const ports = await serve.started();
     httpUrl = `http://127.0.0.1:${ports.http ?? 0}`;
     metricsUrl = `http://127.0.0.1:${ports.metrics ?? 0}/metrics`;
+    grpcClient = new RawGrpcClient(ports.grpc ?? 0);
   }, 60_000);
 
   afterAll(async () => {
+    grpcClient.close();
     if (serve.alive()) {
       serve.child.kill('SIGTERM');
       await serve.exited;
@@ -65,6 +70,8 @@ describe('config reload under tracejudge serve', () => {
   it('applies a new token (old one only within the grace), warns naming assembly.decisionWaitMs, and shows the new config hash', async () => {
     expect(await send(OLD)).toBe(200);
     expect(await send(NEW)).toBe(401);
+    expect(await sendGrpc(OLD)).toBe(grpc.status.OK);
+    expect(await sendGrpc(NEW)).toBe(grpc.status.UNAUTHENTICATED);
     const before = await scrape();
     const hash1 = metric(before, /^tracejudge_config_info\{[^}]*hash="([0-9a-f]+)"[^}]*\} 1/m);
     const loaded1 = Number(metric(before, /^tracejudge_config_loaded_timestamp_seconds(?:\{[^}]*\})? ([0-9.e+]+)/m));
@@ -78,6 +85,7 @@ describe('config reload under tracejudge serve', () => {
     // The token is live at once; the old one still works within the grace.
     expect(await send(NEW)).toBe(200);
     expect(await send(OLD)).toBe(200);
+    expect(await sendGrpc(NEW)).toBe(grpc.status.OK);
 
     const logs = serve.logs();
     const warn = logs.find((l) => String(l.msg).startsWith('configuration changes not applied until a restart'));
@@ -104,6 +112,8 @@ describe('config reload under tracejudge serve', () => {
     await new Promise((r) => setTimeout(r, Math.max(0, reloadedAt + GRACE_MS + 500 - Date.now())));
     expect(await send(OLD)).toBe(401);
     expect(await send(NEW)).toBe(200);
+    expect(await sendGrpc(OLD)).toBe(grpc.status.UNAUTHENTICATED);
+    expect(await sendGrpc(NEW)).toBe(grpc.status.OK);
 
     // A second reload still names the key waiting for a restart, and applies nothing new.
     serve.child.kill('SIGHUP');
