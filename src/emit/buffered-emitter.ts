@@ -55,6 +55,8 @@ export class BufferedEmitter implements Emitter {
   private deadline = Number.POSITIVE_INFINITY;
   private shutdownPromise: Promise<void> | undefined;
   private wakeSleep: (() => void) | undefined;
+  /** When the oldest record of the batch being sent was handed in (heldSinceMs). */
+  private sendingSince: number | undefined;
   private readonly permanentLog: ThrottledLog;
 
   private readonly settings: ComponentSettings;
@@ -85,7 +87,6 @@ export class BufferedEmitter implements Emitter {
     if (this.sendingSince === undefined) return queued;
     return queued === undefined ? this.sendingSince : Math.min(queued, this.sendingSince);
   }
-  private sendingSince: number | undefined;
 
   emit(records: readonly ScoreRecord[]): Promise<EmitResult> {
     if (records.length === 0) return Promise.resolve({ code: 'success' });

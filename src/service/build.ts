@@ -285,13 +285,13 @@ export async function buildService(config: Config, settings: Settings, options: 
         watcher = watchConfig(
           configPath,
           (next) => {
-            const plan = planReload(config, current, next);
+            const changes = planReload(config, current, next);
             policy.swap(createSamplingPolicy(next.sampling, kinds, settings.now(), settings));
             signals = boostSignalScorers(next.sampling);
             auth.rotate(next.sources.otlp.auth.bearerToken, next.sources.otlp.auth.previousTokenGraceMs);
             current = next;
             configInfo = { hash: configHash(next), loadedAtMs: settings.now() };
-            logReload(log, configPath, plan);
+            logReload(log, configPath, changes);
           },
           () => undefined,
           { env: settings.env, logger: settings.logger, load: (file, env) => loadConfig(file, env, { scorers: settings.scorers }) },

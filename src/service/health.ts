@@ -5,21 +5,9 @@
  * `tracejudge.component.state` shows each one's state on /metrics.
  */
 import type { Meter } from '@opentelemetry/api';
+import type { ComponentHealth, HealthReporter } from '../health.js';
 
-export interface ComponentHealth {
-  /** False while the component cannot do its work (the service is then not ready). */
-  ready: boolean;
-  /** A short word for the state gauge, e.g. `fetching`, `crashed`, `idle`, `held`. */
-  state: string;
-  /** Why it is not ready, in words (the body of a 503 from /readyz). */
-  reason?: string;
-}
-
-/** A component that reports its health; optional for any source or emitter. */
-export interface HealthReporter {
-  readonly name: string;
-  health(): ComponentHealth;
-}
+export type { ComponentHealth, HealthReporter };
 
 export function isHealthReporter(x: unknown): x is HealthReporter {
   return typeof x === 'object' && x !== null && typeof (x as { health?: unknown }).health === 'function' && typeof (x as { name?: unknown }).name === 'string';

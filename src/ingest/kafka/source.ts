@@ -26,7 +26,7 @@ import { Interner } from '../otlp/intern.js';
 import { decodeKafkaValue, type KafkaEncoding } from './decode-message.js';
 import { publishDeadLetter } from './dead-letter.js';
 import { OffsetTracker } from './offset-tracker.js';
-import type { ComponentHealth, HealthReporter } from '../../service/health.js';
+import type { ComponentHealth, HealthReporter } from '../../health.js';
 import { leaveGroup } from './leave-group.js';
 
 export interface KafkaSourceConfig {
@@ -92,6 +92,11 @@ const TOPIC_WAIT_MS = 30_000;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** kafkajs errors that mean the broker or the coordinator cannot be reached yet (worth trying again). */
+const UNREACHABLE = new Set(['KafkaJSConnectionError', 'KafkaJSConnectionClosedError', 'KafkaJSNumberOfRetriesExceeded', 'KafkaJSRequestTimeoutError', 'KafkaJSBrokerNotFound', 'KafkaJSGroupCoordinatorNotFound']);
+const unreachable = (err: unknown): boolean =>
+  isTransientKafkaError(err) || (err instanceof Error && (UNREACHABLE.has(err.name) || (err as { retriable?: unknown }).retriable === true));
+
 export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
   const { config, sink } = options;
   const log = options.settings.logger.child({ component: 'kafka-source' });
@@ -154,7 +159,7 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
         log.info({ groupId: config.groupId, memberId: old, outcome }, 'kafka: left the group before restarting the consumer');
         break;
       } catch (err) {
-        if (!isTransientKafkaError(err) && !/connect|ECONNREFUSED|broker|timed out|timeout/i.test(errorMessage(err))) {
+        if (!unreachable(err)) {
           log.warn({ err: errorMessage(err) }, 'kafka: could not leave the group before the restart; the rejoin may wait a session timeout');
           break;
         }
