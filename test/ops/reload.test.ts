@@ -1,5 +1,6 @@
 /**
- * Honest reload under a running `tracejudge serve` (a child process, started as a user starts it): a new
+ * Honest reload under a running `tracejudge serve` (a child process, started as a user starts it): a sampling
+ * change is applied (a scorer sampled at 0 scores the next run once set to 1); a new
  * bearer token is applied at once, the old one works for `previousTokenGraceMs` and is refused after it; a
  * changed `assembly.decisionWaitMs` is named in a warn line as needing a restart and not claimed as applied;
  * no log line carries a token; /metrics shows a new config hash and load time.
@@ -10,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as grpc from '@grpc/grpc-js';
 import { post, RawGrpcClient } from '../reliability/helpers/clients.js';
 import { Rng } from '../reliability/helpers/rng.js';
-import { startServe, tempDir, type ServeProcess } from '../reliability/helpers/serve-process.js';
+import { readJsonl, startServe, tempDir, type ServeProcess } from '../reliability/helpers/serve-process.js';
 import { validRequest } from '../reliability/helpers/traces.js';
 import { waitUntil } from '../reliability/helpers/service.js';
 
@@ -18,7 +19,7 @@ const OLD = 'old-token-5b1f0c9e7a';
 const NEW = 'new-token-93d2e6a1c4';
 const GRACE_MS = 2000;
 
-const configText = (token: string, decisionWaitMs: number): string => `
+const configText = (token: string, decisionWaitMs: number, answeredRate: number, jsonl: string): string => `
 sources:
   otlp:
     http: { port: 0 }
@@ -28,8 +29,11 @@ sources:
       previousTokenGraceMs: ${GRACE_MS}
 assembly:
   decisionWaitMs: ${decisionWaitMs}
+sampling:
+  default: { scorers: { answered: ${answeredRate} } }
 emit:
   stdout: { enabled: false }
+  jsonl: { path: "${jsonl}" }
   prometheus: { port: 0 }
 `;
 
@@ -43,15 +47,23 @@ describe('config reload under tracejudge serve', () => {
   let grpcClient: RawGrpcClient;
   const rng = new Rng(0x30);
 
+  const sentTraces: string[] = [];
   const send = async (token: string): Promise<number> => {
-    const r = validRequest(rng);
-    return (await post(`${httpUrl}/v1/traces`, r.json, 'application/json', { authorization: `Bearer ${token}` })).status;
+    const r = validRequest(rng, 'aisdk6-two-tools');
+    const status = (await post(`${httpUrl}/v1/traces`, r.json, 'application/json', { authorization: `Bearer ${token}` })).status;
+    if (status === 200) sentTraces.push(...r.traceIds);
+    return status;
   };
+  /** The scorers of the records written for `traceId`. */
+  const scorersOf = (traceId: string): string[] => readJsonl(jsonl).filter((r) => r.traceId === traceId).map((r) => String(r.scorer));
+  let jsonl: string;
   const sendGrpc = async (token: string): Promise<grpc.status> => (await grpcClient.export(validRequest(rng).proto, token)).code;
   const scrape = async (): Promise<string> => (await fetch(metricsUrl)).text();
 
   beforeAll(async () => {
-    dir = tempDir('reload', { 'tracejudge.yaml': configText(OLD, 500) });
+    dir = tempDir('reload');
+    jsonl = join(dir, 'scores.jsonl');
+    writeFileSync(join(dir, 'tracejudge.yaml'), configText(OLD, 500, 0, jsonl));
     serve = startServe(join(dir, 'tracejudge.yaml'));
     const ports = await serve.started();
     httpUrl = `http://127.0.0.1:${ports.http ?? 0}`;
@@ -67,8 +79,9 @@ describe('config reload under tracejudge serve', () => {
     }
   });
 
-  it('applies a new token (old one only within the grace), warns naming assembly.decisionWaitMs, and shows the new config hash', async () => {
+  it('applies sampling and a new token (old one only within the grace), warns naming assembly.decisionWaitMs, and shows the new config hash', async () => {
     expect(await send(OLD)).toBe(200);
+    const unsampled = sentTraces.at(-1) ?? '';
     expect(await send(NEW)).toBe(401);
     expect(await sendGrpc(OLD)).toBe(grpc.status.OK);
     expect(await sendGrpc(NEW)).toBe(grpc.status.UNAUTHENTICATED);
@@ -78,12 +91,17 @@ describe('config reload under tracejudge serve', () => {
     expect(hash1).toMatch(/^[0-9a-f]{16}$/);
     expect(loaded1).toBeGreaterThan(1.7e9);
 
-    writeFileSync(join(dir, 'tracejudge.yaml'), configText(NEW, 900));
+    // Scored by the other code scorers, not by `answered` (sampled at 0).
+    expect(await waitUntil(() => scorersOf(unsampled).length > 0, 10_000)).toBe(true);
+    expect(scorersOf(unsampled)).not.toContain('answered');
+
+    writeFileSync(join(dir, 'tracejudge.yaml'), configText(NEW, 900, 1, jsonl));
     const reloadedAt = Date.now();
     expect(await waitUntil(() => serve.logs().some((l) => String(l.msg).startsWith('configuration reloaded')), 10_000)).toBe(true);
 
     // The token is live at once; the old one still works within the grace.
     expect(await send(NEW)).toBe(200);
+    const sampled = sentTraces.at(-1) ?? '';
     expect(await send(OLD)).toBe(200);
     expect(await sendGrpc(NEW)).toBe(grpc.status.OK);
 
@@ -93,7 +111,7 @@ describe('config reload under tracejudge serve', () => {
     expect(warn?.restartRequired).toEqual(['assembly.decisionWaitMs']);
     expect(warn?.level).toBe(40);
     const applied = logs.find((l) => String(l.msg).startsWith('configuration reloaded'));
-    expect(applied?.applied).toEqual(['sources.otlp.auth.bearerToken']);
+    expect(applied?.applied).toEqual(['sampling.default.scorers.answered.rate', 'sources.otlp.auth.bearerToken']);
     expect(String(applied?.msg)).not.toContain('decisionWaitMs');
     // Key paths only: neither token is in any log line.
     expect(serve.stderr()).not.toContain(OLD);
@@ -114,6 +132,9 @@ describe('config reload under tracejudge serve', () => {
     expect(await send(NEW)).toBe(200);
     expect(await sendGrpc(OLD)).toBe(grpc.status.UNAUTHENTICATED);
     expect(await sendGrpc(NEW)).toBe(grpc.status.OK);
+
+    // The sampling change is live: the trace sent after the reload is scored by `answered`.
+    expect(await waitUntil(() => scorersOf(sampled).includes('answered'), 10_000)).toBe(true);
 
     // A second reload still names the key waiting for a restart, and applies nothing new.
     serve.child.kill('SIGHUP');
