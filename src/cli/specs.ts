@@ -11,7 +11,8 @@ export const SERVE = defineCommand({
   description: [
     'Runs until SIGTERM or SIGINT, then stops intake, scores what is buffered, flushes every emitter, commits',
     'Kafka offsets and exits 0 within telemetry.shutdownTimeoutMs (1 if the deadline passes). SIGHUP or a change',
-    'of the config file reloads the sampling policy.',
+    'of the config file reloads the sampling policy and the bearer token; other changed keys are logged as',
+    'needing a restart.',
   ].join('\n'),
   flags: { ...configFlag },
 });

@@ -85,6 +85,8 @@ interface Pending {
   records: readonly ScoreRecord[];
   bytes: number;
   resolve: (result: EmitResult) => void;
+  /** When it was handed in (ms since epoch), for {@link BufferedEmitter.heldSinceMs}. */
+  at?: number;
 }
 
 const SHUTDOWN_ERROR = 'emitter is shut down';
@@ -107,6 +109,8 @@ export class BufferedEmitter implements Emitter {
   private deadline = Number.POSITIVE_INFINITY;
   private shutdownPromise: Promise<void> | undefined;
   private wakeSleep: (() => void) | undefined;
+  /** When the oldest record of the batch being sent was handed in (heldSinceMs). */
+  private sendingSince: number | undefined;
   private readonly permanentLog: ThrottledLog;
 
   private readonly settings: ComponentSettings;
@@ -140,6 +144,13 @@ export class BufferedEmitter implements Emitter {
     return this.queuedBytes;
   }
 
+  /** When the oldest record it holds undelivered (queued or being sent) was handed in; undefined when it holds none. */
+  heldSinceMs(): number | undefined {
+    const queued = this.queue[0]?.at;
+    if (this.sendingSince === undefined) return queued;
+    return queued === undefined ? this.sendingSince : Math.min(queued, this.sendingSince);
+  }
+
   emit(records: readonly ScoreRecord[]): Promise<EmitResult> {
     if (records.length === 0) return Promise.resolve({ code: 'success' });
     if (this.closed) {
@@ -157,7 +168,7 @@ export class BufferedEmitter implements Emitter {
       });
     }
     return new Promise<EmitResult>((resolve) => {
-      this.queue.push({ records, bytes, resolve });
+      this.queue.push({ records, bytes, resolve, at: Date.now() });
       this.queuedRecords += records.length;
       this.queuedBytes += bytes;
       this.kick();
@@ -195,7 +206,8 @@ export class BufferedEmitter implements Emitter {
     while (this.queue.length > 0 && Date.now() < this.deadline) {
       const batch = this.takeBatch();
       const records = batch.flatMap((p) => p.records);
-      let result = await this.sendWithRetry(records);
+      this.sendingSince = batch[0]?.at;
+      let result = await this.sendWithRetry(records).finally(() => (this.sendingSince = undefined));
       this.queuedRecords -= records.length;
       for (const p of batch) this.queuedBytes -= p.bytes;
       if (result.code === 'retryable' && this.options.onExhausted === 'drop' && !this.closed) {

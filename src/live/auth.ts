@@ -4,7 +4,7 @@
  * `Authorization: Bearer` header to a page load, so the token is also accepted as the password of HTTP Basic
  * authentication (any user name): the browser asks for it once and sends it with the page's own requests.
  */
-import { bearerMatches } from '../ingest/otlp/receiver.js';
+import { tokenAccepts, type TokenCheck } from '../ingest/otlp/bearer-auth.js';
 
 /** The challenges a 401 carries: Basic makes browsers ask; Bearer is for API clients. */
 export const LIVE_CHALLENGES = ['Basic realm="tracejudge live page", charset="UTF-8"', 'Bearer realm="tracejudge live page"'];
@@ -19,13 +19,13 @@ export const LIVE_CHALLENGES = ['Basic realm="tracejudge live page", charset="UT
  * liveAuthorized(undefined, 's3cret'); // false
  * ```
  */
-export function liveAuthorized(header: string | undefined, token: string | undefined): boolean {
+export function liveAuthorized(header: string | undefined, token: string | TokenCheck | undefined): boolean {
   if (token === undefined) return true;
-  if (header === undefined) return false;
+  if (header === undefined) return tokenAccepts(token, undefined);
   const basic = /^basic +([A-Za-z0-9+/=]+) *$/i.exec(header);
-  if (!basic) return bearerMatches(header, token);
+  if (!basic) return tokenAccepts(token, header);
   const decoded = Buffer.from(basic[1] ?? '', 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) return false;
-  return bearerMatches(`Bearer ${decoded.slice(colon + 1)}`, token);
+  return tokenAccepts(token, `Bearer ${decoded.slice(colon + 1)}`);
 }

@@ -8,13 +8,14 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { LiveAssets } from './assets.js';
 import { LIVE_CHALLENGES, liveAuthorized } from './auth.js';
+import type { TokenCheck } from '../ingest/otlp/bearer-auth.js';
 import type { EvaluationQuery, LiveRing } from './ring.js';
 
 export interface LiveRoutesOptions {
   ring: LiveRing;
   assets: LiveAssets;
   /** `sources.otlp.auth.bearerToken`: when set, the page and the API require it. */
-  bearerToken?: string | undefined;
+  bearerToken?: string | TokenCheck | undefined;
 }
 
 const CSP = [

@@ -82,7 +82,8 @@ export function watchConfig(
     const fingerprint = JSON.stringify(config);
     if (!force && fingerprint === lastDelivered) return;
     lastDelivered = fingerprint;
-    logger.info({ file }, 'configuration reloaded');
+    // The service says what the reload applied and what needs a restart (src/service/reload.ts).
+    logger.debug({ file }, 'configuration file read and valid');
     safely(() => onValid(config), logger);
   };
 

@@ -35,6 +35,10 @@ import { trajectoryFromRun } from '../scorers/trajectory/from-trace.js';
 import { createMetricsEndpoint, type MetricsEndpoint } from '../telemetry/metrics.js';
 import { ComponentGraph } from '../component-graph.js';
 import { buildServiceScorers, samplingKinds } from './scorers.js';
+import { BearerAuth } from '../ingest/otlp/bearer-auth.js';
+import { JudgeFailureLog } from '../pipeline/judge-failures.js';
+import { emitterHealth, holdsRecords, isHealthReporter, observeServiceState, readiness, type ConfigInfo, type HealthReporter } from './health.js';
+import { configHash, logReload, planReload } from './reload.js';
 import type { Settings } from './settings.js';
 
 /** Where the runs come from. */
@@ -150,8 +154,11 @@ export async function buildService(config: Config, settings: Settings, options: 
         })
       : undefined;
   const liveAssets = live && settings.meters.prometheus ? await (await import('../live/assets.js')).loadLiveAssets() : undefined;
-  const liveRoutes = live && liveAssets ? (await import('../live/routes.js')).liveRoutes({ ring: live, assets: liveAssets, bearerToken: config.sources.otlp.auth.bearerToken }) : {};
-  const observers: RunObserver[] = [...(live ? [live] : []), ...(options.observers ?? [])];
+  // The token of the receivers and the live page: a reload rotates it (src/service/reload.ts).
+  const auth = new BearerAuth(config.sources.otlp.auth.bearerToken, settings.now);
+  const liveRoutes = live && liveAssets ? (await import('../live/routes.js')).liveRoutes({ ring: live, assets: liveAssets, bearerToken: auth }) : {};
+  const judgeFailures = new JudgeFailureLog({ logger: log, intervalMs: config.telemetry.health.judgeFailureLogIntervalMs, now: settings.now });
+  const observers: RunObserver[] = [...(live ? [live] : []), judgeFailures, ...(options.observers ?? [])];
   const pipeline = options.handleTrace
     ? undefined
     : createPipeline({
@@ -169,6 +176,12 @@ export async function buildService(config: Config, settings: Settings, options: 
         ...(observers.length > 0 ? { observers } : {}),
       });
   for (const e of emitters) graph.add(e);
+  // What /readyz and tracejudge.component.state report on (src/service/health.ts).
+  const reporters: HealthReporter[] = [];
+  for (const e of emitters) {
+    if (isHealthReporter(e)) reporters.push(e);
+    else if (holdsRecords(e)) reporters.push(emitterHealth(e, config.telemetry.health.maxEmitHeldMs, settings.now));
+  }
   if (pipeline) {
     graph.add(pipeline, live ? [...emitters, live] : emitters);
     if (built.elementPool) graph.add(built.elementPool);
@@ -211,7 +224,7 @@ export async function buildService(config: Config, settings: Settings, options: 
       graph.add(replay, [assembler, wal]);
       afterReplay.push(replay);
     }
-    const bearerToken = otlp.auth.bearerToken;
+    const bearerToken = auth;
     const isReady = (): boolean => running && !stopping;
     // One budget for the request bytes both receivers hold at once (sources.otlp.maxInFlightBytes).
     const budget = new InFlightBudget(otlp.maxInFlightBytes);
@@ -233,6 +246,7 @@ export async function buildService(config: Config, settings: Settings, options: 
       const kafka: KafkaSource = createKafkaSource({ config: config.sources.kafka, sink: assembler, settings });
       graph.add(kafka.fetch, [assembler]);
       acknowledged(kafka.offsets);
+      reporters.push(kafka);
     }
     finite.push(never);
   } else if (plan.kind === 'manual') {
@@ -258,7 +272,10 @@ export async function buildService(config: Config, settings: Settings, options: 
     finite.push(dataset.done);
   }
 
-  // Hot reload of the sampling policy (other sections take effect at the next start).
+  // Hot reload: the sampling policy and the bearer token are applied live; every other changed key is named
+  // in a warn line as needing a restart (src/service/reload.ts).
+  let current = config;
+  let configInfo: ConfigInfo = { hash: configHash(config), loadedAtMs: settings.now() };
   const configPath = options.configPath;
   if (configPath && (options.watchConfig ?? plan.kind === 'configured')) {
     const { watchConfig } = await import('../sampling/reload.js');
@@ -268,9 +285,13 @@ export async function buildService(config: Config, settings: Settings, options: 
         watcher = watchConfig(
           configPath,
           (next) => {
+            const changes = planReload(config, current, next);
             policy.swap(createSamplingPolicy(next.sampling, kinds, settings.now(), settings));
             signals = boostSignalScorers(next.sampling);
-            log.info({ file: configPath, version: policy.version }, 'sampling policy reloaded');
+            auth.rotate(next.sources.otlp.auth.bearerToken, next.sources.otlp.auth.previousTokenGraceMs);
+            current = next;
+            configInfo = { hash: configHash(next), loadedAtMs: settings.now() };
+            logReload(log, configPath, changes);
           },
           () => undefined,
           { env: settings.env, logger: settings.logger, load: (file, env) => loadConfig(file, env, { scorers: settings.scorers }) },
@@ -288,6 +309,10 @@ export async function buildService(config: Config, settings: Settings, options: 
     const up = ok();
     res.writeHead(up ? 200 : 503, { 'content-type': 'text/plain' }).end(up ? 'ok\n' : 'not ready\n');
   };
+  const ready = (_req: IncomingMessage, res: ServerResponse): void => {
+    const r = running && !stopping ? readiness(reporters) : { ready: false, reasons: [stopping ? 'stopping' : 'starting'] };
+    res.writeHead(r.ready ? 200 : 503, { 'content-type': 'text/plain' }).end(r.ready ? 'ok\n' : `not ready\n${r.reasons.join('\n')}\n`);
+  };
   const metrics: MetricsEndpoint = createMetricsEndpoint({
     meters: settings.meters,
     host: config.emit.prometheus.host,
@@ -295,7 +320,7 @@ export async function buildService(config: Config, settings: Settings, options: 
     tls: config.emit.prometheus.tls,
     routes: {
       '/healthz': health(() => true),
-      '/readyz': health(() => running && !stopping),
+      '/readyz': ready,
       ...liveRoutes,
     },
     logger: settings.logger,
@@ -303,6 +328,7 @@ export async function buildService(config: Config, settings: Settings, options: 
   // The bounded tables of this service on /metrics (tracejudge.memory.table.{bytes,entries}).
   const elementCache = built.elementCache;
   const unobserveTables = settings.telemetry.observeTables(() => [...settings.interner.tables(), ...settings.keyFlags.tables(), ...(elementCache ? elementCache.tables() : [])]);
+  const unobserveState = observeServiceState(settings.meters.provider.getMeter('tracejudge'), () => reporters, () => configInfo);
   const others = graph.components();
   graph.add(metrics);
   for (const c of others) graph.link(c, metrics);
@@ -352,6 +378,7 @@ export async function buildService(config: Config, settings: Settings, options: 
         pipeline?.abortNear(deadline);
         await graph.shutdown(deadline);
         unobserveTables();
+        unobserveState();
         const result: ShutdownResult = { complete: true, unfinishedTraces: assembler.unfinishedTraces, pendingEvaluations: pipeline?.pending() ?? 0 };
         result.complete = result.unfinishedTraces === 0 && result.pendingEvaluations === 0;
         log.info({ ...assembler.stats, ...(pipeline ? { pipeline: pipeline.stats() } : {}), ...result }, 'tracejudge stopped');

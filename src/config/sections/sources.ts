@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { tlsServerSettings } from './tls.js';
 
-const bearerAuth = z.strictObject({ bearerToken: z.string().min(1).optional() }).prefault({});
+const bearerAuth = z
+  .strictObject({
+    bearerToken: z.string().min(1).optional(),
+    /**
+     * After a reload changed `bearerToken`, the previous token is still accepted for this long (a rotation's
+     * overlap while senders switch); 0: refused at once.
+     */
+    previousTokenGraceMs: z.number().int().min(0).default(0),
+  })
+  .prefault({});
 
 const httpSource = z
   .strictObject({

@@ -14,5 +14,14 @@ export const telemetrySection = z
     logLevel: z.enum(LOG_LEVELS).optional(),
     /** `serve` must finish shutting down within this. */
     shutdownTimeoutMs: z.number().int().positive().default(10_000),
+    /** What `/readyz` and the component state gauge judge (docs/operations.md, "Readiness"). */
+    health: z
+      .strictObject({
+        /** `/readyz` answers 503 once an emitter has held a record undelivered for longer than this. */
+        maxEmitHeldMs: z.number().int().positive().default(60_000),
+        /** While judge evaluations fail, one warn line with their counts at most this often. */
+        judgeFailureLogIntervalMs: z.number().int().positive().default(60_000),
+      })
+      .prefault({}),
   })
   .prefault({});

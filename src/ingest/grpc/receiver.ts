@@ -25,7 +25,8 @@ import { DecodeError, errorMessage } from '../../errors.js';
 import { ThrottledLog } from '../../telemetry/log.js';
 import { otlp } from '../../otlp/descriptor.js';
 import type { IngestOutcome, OtlpIngest } from '../otlp/ingest.js';
-import { ADMIT_MIN_BYTES, bearerMatches, BUDGET_RETRY_AFTER_MS, InFlightBudget, listensBeyondLoopback, receiverOf, type BudgetReservation, type OtlpReceiver } from '../otlp/receiver.js';
+import { tokenAccepts, type TokenCheck } from '../otlp/bearer-auth.js';
+import { ADMIT_MIN_BYTES, BUDGET_RETRY_AFTER_MS, InFlightBudget, listensBeyondLoopback, receiverOf, type BudgetReservation, type OtlpReceiver } from '../otlp/receiver.js';
 import { encodeStatusWithRetryInfo, RpcCode } from '../otlp/responses.js';
 import type { TlsServerConfig } from '../../config/sections/tls.js';
 import { TlsReloader } from '../../tls/reloader.js';
@@ -38,7 +39,7 @@ export interface OtlpGrpcReceiverOptions {
   /** grpc.max_receive_message_length: the largest (decompressed) request accepted. */
   maxMessageBytes: number;
   /** When set, calls must carry metadata `authorization: Bearer <token>` (UNAUTHENTICATED otherwise). */
-  bearerToken?: string;
+  bearerToken?: string | TokenCheck;
   /** Decodes, logs (write-ahead) and offers request messages. */
   ingest: OtlpIngest;
   settings: ComponentSettings;
@@ -228,7 +229,7 @@ export function createOtlpGrpcReceiver(options: OtlpGrpcReceiverOptions): OtlpRe
             onReceiveMetadata(metadata, nextMetadata) {
               if (options.bearerToken !== undefined) {
                 const auth = metadata.get('authorization')[0];
-                if (!bearerMatches(typeof auth === 'string' ? auth : undefined, options.bearerToken)) {
+                if (!tokenAccepts(options.bearerToken, typeof auth === 'string' ? auth : undefined)) {
                   end({ code: grpc.status.UNAUTHENTICATED, details: 'missing or invalid bearer token', metadata: new grpc.Metadata() });
                   return;
                 }

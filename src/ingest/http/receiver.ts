@@ -22,7 +22,8 @@ import { DecodeError, errorMessage } from '../../errors.js';
 import type { ComponentSettings } from '../../component.js';
 import { ThrottledLog } from '../../telemetry/log.js';
 import type { IngestOutcome, OtlpIngest, OtlpSignal } from '../otlp/ingest.js';
-import { ADMIT_MIN_BYTES, bearerMatches, BUDGET_RETRY_AFTER_MS, InFlightBudget, listensBeyondLoopback, receiverOf, type BudgetReservation, type OtlpReceiver } from '../otlp/receiver.js';
+import { tokenAccepts, type TokenCheck } from '../otlp/bearer-auth.js';
+import { ADMIT_MIN_BYTES, BUDGET_RETRY_AFTER_MS, InFlightBudget, listensBeyondLoopback, receiverOf, type BudgetReservation, type OtlpReceiver } from '../otlp/receiver.js';
 import { encodeExportResponse, encodeStatus, RpcCode, type OtlpEncoding } from '../otlp/responses.js';
 import { BodyError, contentEncodingOf, declaredLength, discardBody, readBody } from './body.js';
 import { component, remainingMs } from '../../component.js';
@@ -36,7 +37,7 @@ export interface OtlpHttpReceiverOptions {
   /** Body limit after decompression; larger bodies get 413. */
   maxBodyBytes: number;
   /** When set, requests must carry `Authorization: Bearer <token>` (401 otherwise). */
-  bearerToken?: string;
+  bearerToken?: string | TokenCheck;
   /** Decodes, logs (write-ahead) and offers request bodies. */
   ingest: OtlpIngest;
   settings: ComponentSettings;
@@ -156,7 +157,7 @@ export function createOtlpHttpReceiver(options: OtlpHttpReceiverOptions): OtlpRe
     const mediaType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
     const encoding: OtlpEncoding | undefined = mediaType === 'application/json' ? 'json' : mediaType === 'application/x-protobuf' ? 'protobuf' : undefined;
     // The token first (401 before 415), from the headers alone: nothing of the body is read before it.
-    if (options.bearerToken !== undefined && !bearerMatches(req.headers.authorization, options.bearerToken)) {
+    if (!tokenAccepts(options.bearerToken, req.headers.authorization)) {
       await refuse(req, res, encoding ?? 'json', timer, { status: 401, code: RpcCode.UNAUTHENTICATED, message: 'missing or invalid bearer token', headers: { 'www-authenticate': 'Bearer' } });
       return;
     }

@@ -26,6 +26,8 @@ import { Interner } from '../otlp/intern.js';
 import { decodeKafkaValue, type KafkaEncoding } from './decode-message.js';
 import { publishDeadLetter } from './dead-letter.js';
 import { OffsetTracker } from './offset-tracker.js';
+import type { ComponentHealth, HealthReporter } from '../../health.js';
+import { leaveGroup } from './leave-group.js';
 
 export interface KafkaSourceConfig {
   brokers: readonly string[];
@@ -65,7 +67,7 @@ export interface KafkaSourceStats {
   groupJoins: number;
 }
 
-export interface KafkaSource {
+export interface KafkaSource extends HealthReporter {
   /** Join the group and fetch; its shutdown stops fetching (in-flight work continues). */
   readonly fetch: Component;
   /** The commit timer; its shutdown waits for in-flight records (by the deadline), commits what settled, leaves the group. */
@@ -89,6 +91,11 @@ export interface KafkaSource {
 const TOPIC_WAIT_MS = 30_000;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** kafkajs errors that mean the broker or the coordinator cannot be reached yet (worth trying again). */
+const UNREACHABLE = new Set(['KafkaJSConnectionError', 'KafkaJSConnectionClosedError', 'KafkaJSNumberOfRetriesExceeded', 'KafkaJSRequestTimeoutError', 'KafkaJSBrokerNotFound', 'KafkaJSGroupCoordinatorNotFound']);
+const unreachable = (err: unknown): boolean =>
+  isTransientKafkaError(err) || (err instanceof Error && (UNREACHABLE.has(err.name) || (err as { retriable?: unknown }).retriable === true));
 
 export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
   const { config, sink } = options;
@@ -121,6 +128,47 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
   if (config.ssl !== undefined) kafkaConfig.ssl = config.ssl;
   if (config.sasl) kafkaConfig.sasl = { ...config.sasl } as SASLOptions;
   const kafka = new Kafka(kafkaConfig);
+
+  // Health (src/service/health.ts): from the consumer's events; `fetching` also needs a fetch (one per
+  // maxWaitTimeInMs even when idle or paused) or a heartbeat within three heartbeat intervals (at least 5 s, at
+  // most a session timeout). The member id is kept to leave the group before a restart (below).
+  const stallMs = Math.min(config.sessionTimeoutMs, Math.max(3 * config.heartbeatIntervalMs, 5000));
+  let state: { state: string; reason?: string } = { state: 'starting', reason: 'kafka: joining the consumer group' };
+  let lastContact = 0;
+  let memberId: string | undefined;
+  let leaveClient: Kafka | undefined;
+  const health = (): ComponentHealth => {
+    if (state.state !== 'fetching') return { ready: false, ...state };
+    const silentMs = Date.now() - lastContact;
+    if (silentMs > stallMs) return { ready: false, state: 'stalled', reason: `kafka: no fetch and no heartbeat for ${Math.round(silentMs / 1000)} s` };
+    return { ready: true, state: 'fetching' };
+  };
+  /**
+   * Before kafkajs restarts a crashed consumer: take the old member out of the group, trying again while the
+   * broker cannot be reached, so the new member's join does not wait a session timeout for it.
+   */
+  const beforeRestart = async (error: Error): Promise<boolean> => {
+    state = { state: 'restarting', reason: `kafka: consumer crashed (${errorMessage(error)}); restarting` };
+    const old = memberId;
+    // kafkajs reports the crash (CRASH) only once this resolves, which waits for the broker.
+    log.warn({ err: errorMessage(error), memberId: old }, 'kafka: consumer crashed; leaving the group, then restarting');
+    while (!stopped && old !== undefined) {
+      try {
+        leaveClient ??= new Kafka({ ...kafkaConfig, connectionTimeout: 1000, retry: { initialRetryTime: 200, maxRetryTime: 1000, retries: 1 } });
+        const outcome = await leaveGroup(leaveClient, config.groupId, old);
+        log.info({ groupId: config.groupId, memberId: old, outcome }, 'kafka: left the group before restarting the consumer');
+        break;
+      } catch (err) {
+        if (!unreachable(err)) {
+          log.warn({ err: errorMessage(err) }, 'kafka: could not leave the group before the restart; the rejoin may wait a session timeout');
+          break;
+        }
+        await sleep(1000);
+      }
+    }
+    if (memberId === old) memberId = undefined;
+    return !stopped;
+  };
 
   let consumer: Consumer | undefined;
   let producer: Producer | undefined;
@@ -276,14 +324,28 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
         heartbeatInterval: config.heartbeatIntervalMs,
         // Like the Collector's receiver (max_fetch_wait 250 ms): low latency from a resume or a quiet topic.
         maxWaitTimeInMs: 250,
-        retry: { initialRetryTime: 300, maxRetryTime: 5000, retries: 8 },
+        retry: { initialRetryTime: 300, maxRetryTime: 5000, retries: 8, restartOnFailure: beforeRestart },
       });
       consumer = c;
+      const contact = (): void => {
+        lastContact = Date.now();
+      };
+      c.on(c.events.FETCH, contact);
+      c.on(c.events.HEARTBEAT, contact);
+      c.on(c.events.DISCONNECT, () => {
+        if (!stopped) state = { state: 'disconnected', reason: 'kafka: the consumer is disconnected' };
+      });
+      c.on(c.events.REBALANCING, () => {
+        state = { state: 'rebalancing', reason: 'kafka: the consumer group is rebalancing' };
+      });
       c.on(c.events.GROUP_JOIN, (event) => {
         // An eager rebalance: every partition restarts from its committed offset. A partition this member
         // owned before and still owns keeps its tracking (its re-read messages are skipped in eachBatch);
         // any other partition is forgotten (settles of older messages are ignored; re-reads are tracked anew).
         stats.groupJoins++;
+        memberId = event.payload.memberId;
+        state = { state: 'fetching' };
+        lastContact = Date.now();
         const assignment = event.payload.memberAssignment;
         const next = new Map<string, Set<number>>();
         for (const [topic, tracker] of trackers) {
@@ -296,6 +358,8 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
         log.info({ memberAssignment: assignment, groupId: config.groupId }, 'kafka: joined the consumer group');
       });
       c.on(c.events.CRASH, (event) => {
+        const why = `kafka: consumer crashed (${errorMessage(event.payload.error)})`;
+        state = event.payload.restart ? { state: 'restarting', reason: `${why}; restarting` } : { state: 'crashed', reason: `${why}; not restarted` };
         log.warn({ err: errorMessage(event.payload.error), restart: event.payload.restart }, 'kafka: consumer crashed');
       });
       await c.connect();
@@ -306,6 +370,7 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
     },
     shutdown() {
       stopped = true;
+      state = { state: 'stopped', reason: 'kafka: stopped' };
       for (const t of resumeTimers) clearTimeout(t);
       resumeTimers.clear();
       // Pause rather than stop: the member keeps its partitions (and heartbeats) until `offsets` has
@@ -337,6 +402,8 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
   });
 
   return {
+    name: 'kafka',
+    health,
     fetch,
     offsets,
     commit,
