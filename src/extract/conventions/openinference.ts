@@ -3,12 +3,13 @@
  * `input.value` / `output.value` with mime types, flattened `llm.input_messages.{i}.message.*` /
  * `llm.output_messages.{i}.message.*`, `tool.name`, and `retrieval.documents.{i}.document.content`.
  */
-import type { AttributeValue, Attributes } from '../../model/span.js';
+import type { AttributeValue, Attributes, Span } from '../../model/span.js';
 import { anyToMessages } from '../messages.js';
 import { KEY_LLM_INPUT_MESSAGES, KEY_LLM_OUTPUT_MESSAGES, KEY_OPENINFERENCE_KIND, KEY_RETRIEVAL_DOCUMENTS } from '../key-flags.js';
-import type { JsonCache } from '../tree.js';
+import type { JsonCache, SpanTree } from '../tree.js';
+import { toolMessageResult } from './langchain.js';
 import { Deferred, systemTextsOfInput } from './lazy.js';
-import { asString, attr, attrStr, firstCount, firstStr, parseJsonish, unflatten } from '../values.js';
+import { asString, attr, attrStr, firstCount, firstStr, isRecord, parseJsonish, unflatten } from '../values.js';
 import { Facts, type ConventionSelector, type Msg, type NormToolCall, type SpanFacts, type SpanRole } from './types.js';
 
 const ROLES: Record<string, SpanRole> = { AGENT: 'agent', LLM: 'llm', TOOL: 'tool', RETRIEVER: 'retriever', CHAIN: 'workflow' };
@@ -80,19 +81,65 @@ function rowToMsg(row: Record<string, AttributeValue>, j: JsonCache): Msg {
   return msg;
 }
 
-/** The flattened input messages, else the parsed `input.value`. */
+/**
+ * The flattened input messages, else the parsed `input.value`. Flattened rows with no content at all (the
+ * LangChain instrumentation writes only `llm.input_messages.0.message.role` on a LangGraph agent span, whose
+ * user turn is in the graph state of `input.value`) do not hide `input.value`.
+ */
 function inputMessages(a: Attributes, keyFlags: number, j: JsonCache): Msg[] | undefined {
   const inMsgs = flatMessages(a, 'llm.input_messages', (keyFlags & KEY_LLM_INPUT_MESSAGES) !== 0, j);
-  if (inMsgs.length > 0) return inMsgs;
+  if (inMsgs.some((m) => m.text !== '' || m.toolCalls !== undefined || m.toolResults !== undefined)) return inMsgs;
   const input = ioValue(a, 'input', j);
-  return input !== undefined ? anyToMessages(input, 'user', 0, j) : undefined;
+  if (input !== undefined) return anyToMessages(input, 'user', 0, j);
+  return inMsgs.length > 0 ? inMsgs : undefined;
+}
+
+/**
+ * True for a LangGraph node span that the LangChain instrumentation marked AGENT because of its name (the
+ * `agent` node of `create_react_agent` or of a hand-built graph): its `metadata.langgraph_node` is its own
+ * name. It is one step of the graph's run, not an agent invocation of its own.
+ */
+function isGraphNode(span: { attributes: Attributes; name: string }, j: JsonCache): boolean {
+  const meta = attr(span.attributes, 'metadata');
+  if (meta === undefined) return false;
+  const m = parseJsonish(meta, j);
+  return isRecord(m) && m.langgraph_node === span.name;
+}
+
+/**
+ * The call a LangGraph `ToolNode` made, recorded in full on the tool span's parent CHAIN span (`input.value`:
+ * its `tool_call` with name, args and id, or the graph state holding it); the tool span itself has only the
+ * first argument's value.
+ */
+function toolNodeCall(tree: SpanTree, span: Span, name: string, callId: string | undefined, j: JsonCache): { args: unknown; id?: string } | undefined {
+  const parent = tree.parent(span);
+  if (parent === undefined || attrStr(parent.attributes, 'openinference.span.kind') !== 'CHAIN') return undefined;
+  const input = ioValue(parent.attributes, 'input', j);
+  if (!isRecord(input)) return undefined;
+  let call = input.tool_call;
+  // A ToolNode run as a graph node gets the state: the call is the state's last AI message's of that id.
+  if (call === undefined && callId !== undefined && Array.isArray(input.messages)) call = stateCall(input.messages, callId);
+  if (!isRecord(call) || call.name !== name || !('args' in call)) return undefined;
+  const id = asString(call.id);
+  return id !== undefined ? { args: call.args, id } : { args: call.args };
+}
+
+/** The tool call of id `callId` in the AI messages of a LangGraph state, latest first. */
+function stateCall(messages: readonly unknown[], callId: string): Record<string, unknown> | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    const data = isRecord(m) ? (isRecord(m.data) ? m.data : isRecord(m.kwargs) ? m.kwargs : m) : undefined;
+    if (!isRecord(data) || !Array.isArray(data.tool_calls)) continue;
+    for (const c of data.tool_calls) if (isRecord(c) && c.id === callId) return c;
+  }
+  return undefined;
 }
 
 /** `keyFlags`: the span's key families (`SpanTree.keyFlags`). */
-function read(span: { attributes: Attributes; name: string }, keyFlags: number, j: JsonCache): SpanFacts {
+function read(span: Span, tree: SpanTree, keyFlags: number, j: JsonCache): SpanFacts {
   const a = span.attributes;
   const kind = (attrStr(a, 'openinference.span.kind') ?? '').toUpperCase();
-  const role = ROLES[kind];
+  const role = kind === 'AGENT' && isGraphNode(span, j) ? 'workflow' : ROLES[kind];
   const facts: SpanFacts = new Facts();
   if (role) facts.role = role;
   const name = firstStr(a, NAME_KEYS);
@@ -100,10 +147,23 @@ function read(span: { attributes: Attributes; name: string }, keyFlags: number, 
   // `input.value` / `output.value` are parsed only when used: an LLM span carries its messages flattened
   // and the whole provider request / response again as JSON there.
   if (role === 'tool') {
-    const input = ioValue(a, 'input', j);
-    const output = ioValue(a, 'output', j);
-    facts.tool = { name: attrStr(a, 'tool.name') ?? span.name, hasResult: output !== undefined };
-    const id = firstStr(a, TOOL_ID_KEYS);
+    let input = ioValue(a, 'input', j);
+    let output = ioValue(a, 'output', j);
+    const name = attrStr(a, 'tool.name') ?? span.name;
+    facts.tool = { name, hasResult: output !== undefined };
+    let id = firstStr(a, TOOL_ID_KEYS);
+    // LangChain tools: the result is the ToolMessage the tool callback saw (its content is the result).
+    const message = toolMessageResult(output, j);
+    if (message !== undefined) {
+      output = message.result;
+      id ??= message.callId;
+      if (message.isError) facts.tool.error = typeof output === 'string' ? output : 'tool error';
+    }
+    const call = message !== undefined ? toolNodeCall(tree, span, name, id, j) : undefined;
+    if (call !== undefined && (call.id === undefined || id === undefined || call.id === id)) {
+      input = call.args;
+      id ??= call.id;
+    }
     if (id) facts.tool.callId = id;
     if (input !== undefined) facts.tool.args = input;
     if (output !== undefined) facts.tool.result = output;
@@ -135,5 +195,5 @@ function read(span: { attributes: Attributes; name: string }, keyFlags: number, 
 export const openinference: ConventionSelector = {
   name: 'openinference',
   detect: (span, tree) => (tree.keyFlags(span) & KEY_OPENINFERENCE_KIND) !== 0 && attr(span.attributes, 'openinference.span.kind') !== undefined,
-  read: (span, tree) => read(span, tree.keyFlags(span), tree.json),
+  read: (span, tree) => read(span, tree, tree.keyFlags(span), tree.json),
 };

@@ -10,6 +10,7 @@ import { KEY_GEN_AI_COMPLETION, KEY_GEN_AI_PROMPT, KEY_OPENLLMETRY_LEGACY, KEY_O
 import { asString, attr, attrStr, firstStr, isRecord, parseJsonish, unflatten } from '../values.js';
 import type { JsonCache } from '../tree.js';
 import { Deferred, systemTextsOfInput } from './lazy.js';
+import { callbackArgs, callbackResult } from './langchain.js';
 import { Facts, type ConventionSelector, type Msg, type NormToolCall, type SpanFacts } from './types.js';
 
 /** The model keys, as a list read from every span this selector reads, made once rather than per call. */
@@ -25,6 +26,13 @@ function entityValue(v: unknown, j?: JsonCache): unknown {
   if (args.length === 0) return kwargs;
   if (!hasKw) return args.length === 1 ? args[0] : args;
   return x;
+}
+
+/** A tool's arguments: LangChain's callback envelope (`{input_str, inputs, …}`) or `{args, kwargs}` unwrapped. */
+function toolArgs(input: unknown, j: JsonCache): unknown {
+  const x = parseJsonish(input, j);
+  const inner = callbackArgs(x);
+  return inner !== x ? inner : entityValue(x, j);
 }
 
 /** `present`: whether the span's key flags say some key starts with `prefix.` (else there is no message). */
@@ -76,8 +84,14 @@ function read(span: Span, keyFlags: number, j: JsonCache): SpanFacts {
     facts.tool = { hasResult: output !== undefined };
     const name = entityName ?? attrStr(a, 'gen_ai.tool.name');
     if (name) facts.tool.name = name;
-    if (input !== undefined) facts.tool.args = entityValue(input, j);
-    if (output !== undefined) facts.tool.result = entityValue(output, j);
+    if (input !== undefined) facts.tool.args = toolArgs(input, j);
+    if (output !== undefined) {
+      // LangChain (Python) tools: the callback's `{output, kwargs}` envelope around the ToolMessage.
+      const lc = callbackResult(parseJsonish(output, j), j);
+      facts.tool.result = lc !== undefined ? lc.result : entityValue(output, j);
+      if (lc?.callId !== undefined) facts.tool.callId = lc.callId;
+      if (lc?.isError === true) facts.tool.error = typeof lc.result === 'string' ? lc.result : 'tool error';
+    }
     return facts;
   }
   const prompts = flatMsgs(a, 'gen_ai.prompt', (keyFlags & KEY_GEN_AI_PROMPT) !== 0, j);
