@@ -5,6 +5,7 @@
  */
 import type { AgentRun, Convention } from '../model/agent-run.js';
 import { messageText } from '../model/messages.js';
+import type { Framework } from './frameworks.js';
 
 /** True when the run's output has text (tool calls alone are not an answer). */
 export function hasOutputText(run: AgentRun): boolean {
@@ -30,11 +31,14 @@ const LIKELY_CAUSE: Record<Convention, string> = {
   mapping: 'the configured extract.mappings attributes for input and output were not on the span',
 };
 
-/** A warning for a found-but-empty run, or `undefined` when the run has input and output text. */
-export function emptyRunWarning(run: AgentRun, logRecords: number): string | undefined {
+/**
+ * A warning for a found-but-empty run, or `undefined` when the run has input and output text. `framework`
+ * (from the trace's explanation) names the framework's own content setting instead of the convention's.
+ */
+export function emptyRunWarning(run: AgentRun, logRecords: number, framework?: Framework): string | undefined {
   const missing = [hasInputText(run) ? undefined : 'input', hasOutputText(run) ? undefined : 'output'].filter((m) => m !== undefined);
   if (missing.length === 0) return undefined;
   const tools = run.toolResults.length > 0 ? ` (it made ${run.toolResults.length} tool call(s))` : '';
   const logs = run.convention === 'genai' && logRecords === 0 ? '; no log records arrived for this trace' : '';
-  return `run \`${run.agentName}\` (${run.convention}) has no ${missing.join(' and no ')} text${tools}, so every answer scorer skips it (no-${missing[0] ?? 'output'}); likely cause: ${LIKELY_CAUSE[run.convention]}${logs}`;
+  return `run \`${run.agentName}\` (${run.convention}) has no ${missing.join(' and no ')} text${tools}, so every answer scorer skips it (no-${missing[0] ?? 'output'}); likely cause: ${framework !== undefined ? `${framework.name}: ${framework.contentHint}` : LIKELY_CAUSE[run.convention]}${logs}`;
 }

@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { collectRuns, type CollectedRun } from '../../src/calibrate/collect.js';
 import { parseConfig } from '../../src/config/load.js';
+import { emptyRunWarning } from '../../src/extract/empty-runs.js';
+import { explainText } from '../../src/extract/explain.js';
 import { extractTraces } from '../../src/extract/extract.js';
 import type { AgentRun } from '../../src/model/agent-run.js';
 import { messageText } from '../../src/model/messages.js';
@@ -123,6 +125,39 @@ describe.each(fixtures)('%s', (fixture) => {
       expect(outputText(triage!)).toBe('');
       expect(triage!.toolResults.map((t) => t.toolName)).not.toContain('get_order');
     }
+  });
+});
+
+/** The framework `extract --explain` names for each fixture family. */
+const FRAMEWORK: ReadonlyArray<[string, string]> = [
+  ['langgraph-react-openinference', 'LangGraph (OpenInference LangChain instrumentation)'],
+  ['langgraph-stategraph-openinference', 'LangGraph (OpenInference LangChain instrumentation)'],
+  ['langgraph-react-openllmetry', 'LangGraph (OpenLLMetry LangChain instrumentation)'],
+  ['langgraph-stategraph-openllmetry', 'LangGraph (OpenLLMetry LangChain instrumentation)'],
+  ['openai-agents-openinference', 'OpenAI Agents SDK (OpenInference instrumentation)'],
+  ['pydantic-ai-v5', 'Pydantic AI (built-in instrumentation)'],
+  ['pydantic-ai-v6', 'Pydantic AI (built-in instrumentation)'],
+];
+
+describe.each(FRAMEWORK)('extract --explain on %s', (fixture, name) => {
+  const traces = extractTraces(readFileSync(`${dir}${fixture}.json`, 'utf8'));
+
+  it(`names ${name} on every trace`, () => {
+    for (const t of traces) {
+      expect(t.explanation.framework?.name).toBe(name);
+      expect(explainText(t.explanation).split('\n')[0]).toContain(`framework ${name}`);
+    }
+  });
+
+  it("gives the framework's own content setting when a run has no text", () => {
+    const run = traces.flatMap((t) => t.contexts.map((c) => c.run)).find((r) => r.agentName === spec.agent);
+    expect(run).toBeDefined();
+    const framework = traces[traces.length - 1]?.explanation.framework;
+    expect(emptyRunWarning(run!, 0, framework)).toBeUndefined();
+    const blank: AgentRun = { ...run!, input: { ...run!.input, inputMessages: [], rememberedMessages: [] } };
+    const w = emptyRunWarning(blank, 0, framework) ?? '';
+    expect(w).toContain('has no input text');
+    expect(w).toContain(name);
   });
 });
 
