@@ -64,6 +64,13 @@ const RULES: readonly Rule[] = [
     }),
   },
   {
+    scope: 'openinference.instrumentation.smolagents',
+    framework: () => ({
+      name: 'smolagents (OpenInference instrumentation)',
+      contentHint: `the smolagents instrumentation records the task in the agent span's input.value and the answer in its output.value unless ${OI_HIDE} are set in the app`,
+    }),
+  },
+  {
     scope: 'pydantic-ai',
     framework: () => ({
       name: 'Pydantic AI (built-in instrumentation)',

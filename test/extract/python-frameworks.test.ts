@@ -52,6 +52,7 @@ const fixtures = readdirSync(dir)
 function frameworkOf(fixture: string): string {
   if (fixture.startsWith('openai-agents')) return 'openai-agents';
   if (fixture.startsWith('pydantic-ai')) return 'pydantic-ai';
+  if (fixture.startsWith('smolagents')) return 'smolagents';
   return fixture.startsWith('langgraph-react') ? 'langgraph-react' : 'langgraph-stategraph';
 }
 
@@ -95,6 +96,7 @@ it('finds the Python fixtures', () => {
       'openai-agents-openinference',
       'pydantic-ai-v5',
       'pydantic-ai-v6',
+      'smolagents-openinference',
     ]),
   );
 });
@@ -137,6 +139,7 @@ const FRAMEWORK: ReadonlyArray<[string, string]> = [
   ['openai-agents-openinference', 'OpenAI Agents SDK (OpenInference instrumentation)'],
   ['pydantic-ai-v5', 'Pydantic AI (built-in instrumentation)'],
   ['pydantic-ai-v6', 'Pydantic AI (built-in instrumentation)'],
+  ['smolagents-openinference', 'smolagents (OpenInference instrumentation)'],
 ];
 
 describe.each(FRAMEWORK)('extract --explain on %s', (fixture, name) => {

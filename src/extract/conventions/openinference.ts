@@ -8,6 +8,7 @@ import { anyToMessages } from '../messages.js';
 import { KEY_LLM_INPUT_MESSAGES, KEY_LLM_OUTPUT_MESSAGES, KEY_OPENINFERENCE_KIND, KEY_RETRIEVAL_DOCUMENTS } from '../key-flags.js';
 import type { JsonCache, SpanTree } from '../tree.js';
 import { toolMessageResult } from './langchain.js';
+import { finalAnswerAsText, FINAL_ANSWER_TOOL, smolAgentName, SMOLAGENTS_SCOPE, smolTask, smolToolArgs } from './smolagents.js';
 import { Deferred, systemTextsOfInput } from './lazy.js';
 import { asString, attr, attrStr, firstCount, firstStr, isRecord, parseJsonish, unflatten } from '../values.js';
 import { Facts, type ConventionSelector, type Msg, type NormToolCall, type SpanFacts, type SpanRole } from './types.js';
@@ -139,15 +140,18 @@ function stateCall(messages: readonly unknown[], callId: string): Record<string,
 function read(span: Span, tree: SpanTree, keyFlags: number, j: JsonCache): SpanFacts {
   const a = span.attributes;
   const kind = (attrStr(a, 'openinference.span.kind') ?? '').toUpperCase();
-  const role = kind === 'AGENT' && isGraphNode(span, j) ? 'workflow' : ROLES[kind];
+  const smol = span.scope.name === SMOLAGENTS_SCOPE;
+  let role = kind === 'AGENT' && isGraphNode(span, j) ? 'workflow' : ROLES[kind];
+  // smolagents' answer tool carries the reply (read from the LLM's call), not a tool result.
+  if (smol && role === 'tool' && attrStr(a, 'tool.name') === FINAL_ANSWER_TOOL) role = 'workflow';
   const facts: SpanFacts = new Facts();
   if (role) facts.role = role;
-  const name = firstStr(a, NAME_KEYS);
+  const name = firstStr(a, NAME_KEYS) ?? (smol && role === 'agent' ? smolAgentName(span.name) : undefined);
   if (name && role === 'agent') facts.agentName = name;
   // `input.value` / `output.value` are parsed only when used: an LLM span carries its messages flattened
   // and the whole provider request / response again as JSON there.
   if (role === 'tool') {
-    let input = ioValue(a, 'input', j);
+    let input = smol ? smolToolArgs(ioValue(a, 'input', j)) : ioValue(a, 'input', j);
     let output = ioValue(a, 'output', j);
     const name = attrStr(a, 'tool.name') ?? span.name;
     facts.tool = { name, hasResult: output !== undefined };
@@ -168,12 +172,14 @@ function read(span: Span, tree: SpanTree, keyFlags: number, j: JsonCache): SpanF
     if (input !== undefined) facts.tool.args = input;
     if (output !== undefined) facts.tool.result = output;
   } else {
-    const outMsgs = flatMessages(a, 'llm.output_messages', (keyFlags & KEY_LLM_OUTPUT_MESSAGES) !== 0, j);
+    const flatOut = flatMessages(a, 'llm.output_messages', (keyFlags & KEY_LLM_OUTPUT_MESSAGES) !== 0, j);
+    const outMsgs = smol ? finalAnswerAsText(flatOut) : flatOut;
     const output = outMsgs.length > 0 ? undefined : ioValue(a, 'output', j);
     if (outMsgs.length > 0) facts.output = outMsgs;
     else if (output !== undefined) facts.output = anyToMessages(output, 'assistant', 0, j).map((m) => (m.role === 'user' ? { ...m, role: 'assistant' } : m));
     // The input (and the system prompt inside it) is read when a run asks for it.
-    const input = Deferred.of(() => inputMessages(a, keyFlags, j));
+    const task = smol && role === 'agent' ? smolTask(ioValue(a, 'input', j)) : undefined;
+    const input = task !== undefined ? Deferred.known(anyToMessages(task, 'user', 0, j)) : Deferred.of(() => inputMessages(a, keyFlags, j));
     facts.input = input;
     facts.system = Deferred.from(systemTextsOfInput, input);
     if (role === 'llm' && !facts.output) facts.missing = ['llm.output_messages', 'output.value'];
