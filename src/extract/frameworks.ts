@@ -71,6 +71,13 @@ const RULES: readonly Rule[] = [
     }),
   },
   {
+    scope: 'openinference.instrumentation.llama_index',
+    framework: () => ({
+      name: 'LlamaIndex (OpenInference instrumentation)',
+      contentHint: `the LlamaIndex instrumentation records the messages on its LLM spans (llm.input_messages / llm.output_messages) and tool input and output unless ${OI_HIDE} are set in the app`,
+    }),
+  },
+  {
     scope: 'pydantic-ai',
     framework: () => ({
       name: 'Pydantic AI (built-in instrumentation)',

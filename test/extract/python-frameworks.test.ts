@@ -53,6 +53,7 @@ function frameworkOf(fixture: string): string {
   if (fixture.startsWith('openai-agents')) return 'openai-agents';
   if (fixture.startsWith('pydantic-ai')) return 'pydantic-ai';
   if (fixture.startsWith('smolagents')) return 'smolagents';
+  if (fixture.startsWith('llamaindex')) return 'llamaindex';
   return fixture.startsWith('langgraph-react') ? 'langgraph-react' : 'langgraph-stategraph';
 }
 
@@ -97,6 +98,7 @@ it('finds the Python fixtures', () => {
       'pydantic-ai-v5',
       'pydantic-ai-v6',
       'smolagents-openinference',
+      'llamaindex-openinference',
     ]),
   );
 });
@@ -140,6 +142,7 @@ const FRAMEWORK: ReadonlyArray<[string, string]> = [
   ['pydantic-ai-v5', 'Pydantic AI (built-in instrumentation)'],
   ['pydantic-ai-v6', 'Pydantic AI (built-in instrumentation)'],
   ['smolagents-openinference', 'smolagents (OpenInference instrumentation)'],
+  ['llamaindex-openinference', 'LlamaIndex (OpenInference instrumentation)'],
 ];
 
 describe.each(FRAMEWORK)('extract --explain on %s', (fixture, name) => {

@@ -8,6 +8,7 @@ import { anyToMessages } from '../messages.js';
 import { KEY_LLM_INPUT_MESSAGES, KEY_LLM_OUTPUT_MESSAGES, KEY_OPENINFERENCE_KIND, KEY_RETRIEVAL_DOCUMENTS } from '../key-flags.js';
 import type { JsonCache, SpanTree } from '../tree.js';
 import { toolMessageResult } from './langchain.js';
+import { isLlamaIndexAgentRun, isLlamaIndexRequestBuilder, LLAMAINDEX_SCOPE, llamaIndexAgentName, llamaIndexToolArgs, llamaIndexToolOutput } from './llamaindex.js';
 import { finalAnswerAsText, FINAL_ANSWER_TOOL, smolAgentName, SMOLAGENTS_SCOPE, smolTask, smolToolArgs } from './smolagents.js';
 import { Deferred, systemTextsOfInput } from './lazy.js';
 import { asString, attr, attrStr, firstCount, firstStr, isRecord, parseJsonish, unflatten } from '../values.js';
@@ -144,15 +145,32 @@ function read(span: Span, tree: SpanTree, keyFlags: number, j: JsonCache): SpanF
   let role = kind === 'AGENT' && isGraphNode(span, j) ? 'workflow' : ROLES[kind];
   // smolagents' answer tool carries the reply (read from the LLM's call), not a tool result.
   if (smol && role === 'tool' && attrStr(a, 'tool.name') === FINAL_ANSWER_TOOL) role = 'workflow';
+  // A LlamaIndex agent workflow has no AGENT span: its top-level `<Agent>.run` span is the agent's run, whose
+  // start state and cut-off result repr are no messages (the user turn and answer are its LLM calls').
+  const llamaRun = span.scope.name === LLAMAINDEX_SCOPE && role === 'workflow' && isLlamaIndexAgentRun(span);
+  if (llamaRun) role = 'agent';
+  // `<LLM>._prepare_chat_with_tools` builds the request (kind LLM, no messages): the model call is its sibling.
+  else if (role === 'llm' && span.scope.name === LLAMAINDEX_SCOPE && isLlamaIndexRequestBuilder(span)) role = 'workflow';
   const facts: SpanFacts = new Facts();
   if (role) facts.role = role;
+  if (llamaRun) {
+    const agentName = llamaIndexAgentName(tree, span);
+    if (agentName !== undefined) facts.agentName = agentName;
+    return facts;
+  }
   const name = firstStr(a, NAME_KEYS) ?? (smol && role === 'agent' ? smolAgentName(span.name) : undefined);
   if (name && role === 'agent') facts.agentName = name;
   // `input.value` / `output.value` are parsed only when used: an LLM span carries its messages flattened
   // and the whole provider request / response again as JSON there.
   if (role === 'tool') {
-    let input = smol ? smolToolArgs(ioValue(a, 'input', j)) : ioValue(a, 'input', j);
+    const llama = span.scope.name === LLAMAINDEX_SCOPE;
+    let input = smol ? smolToolArgs(ioValue(a, 'input', j)) : llama ? llamaIndexToolArgs(ioValue(a, 'input', j)) : ioValue(a, 'input', j);
     let output = ioValue(a, 'output', j);
+    const toolOutput = llama ? llamaIndexToolOutput(output) : undefined;
+    if (toolOutput !== undefined) {
+      output = toolOutput.result;
+      if (toolOutput.isError) facts.error = typeof output === 'string' ? output : 'tool error';
+    }
     const name = attrStr(a, 'tool.name') ?? span.name;
     facts.tool = { name, hasResult: output !== undefined };
     let id = firstStr(a, TOOL_ID_KEYS);
