@@ -78,6 +78,13 @@ const RULES: readonly Rule[] = [
     }),
   },
   {
+    scope: 'openinference.instrumentation.crewai',
+    framework: () => ({
+      name: 'CrewAI (OpenInference instrumentation)',
+      contentHint: `the CrewAI instrumentation records each task and its output (TaskOutput) on the agent span's output.value unless ${OI_HIDE} are set in the app`,
+    }),
+  },
+  {
     scope: 'pydantic-ai',
     framework: () => ({
       name: 'Pydantic AI (built-in instrumentation)',

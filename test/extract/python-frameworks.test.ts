@@ -54,6 +54,7 @@ function frameworkOf(fixture: string): string {
   if (fixture.startsWith('pydantic-ai')) return 'pydantic-ai';
   if (fixture.startsWith('smolagents')) return 'smolagents';
   if (fixture.startsWith('llamaindex')) return 'llamaindex';
+  if (fixture.startsWith('crewai')) return 'crewai';
   return fixture.startsWith('langgraph-react') ? 'langgraph-react' : 'langgraph-stategraph';
 }
 
@@ -99,6 +100,7 @@ it('finds the Python fixtures', () => {
       'pydantic-ai-v6',
       'smolagents-openinference',
       'llamaindex-openinference',
+      'crewai-openinference',
     ]),
   );
 });
@@ -143,6 +145,7 @@ const FRAMEWORK: ReadonlyArray<[string, string]> = [
   ['pydantic-ai-v6', 'Pydantic AI (built-in instrumentation)'],
   ['smolagents-openinference', 'smolagents (OpenInference instrumentation)'],
   ['llamaindex-openinference', 'LlamaIndex (OpenInference instrumentation)'],
+  ['crewai-openinference', 'CrewAI (OpenInference instrumentation)'],
 ];
 
 describe.each(FRAMEWORK)('extract --explain on %s', (fixture, name) => {

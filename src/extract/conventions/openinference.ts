@@ -8,6 +8,7 @@ import { anyToMessages } from '../messages.js';
 import { KEY_LLM_INPUT_MESSAGES, KEY_LLM_OUTPUT_MESSAGES, KEY_OPENINFERENCE_KIND, KEY_RETRIEVAL_DOCUMENTS } from '../key-flags.js';
 import type { JsonCache, SpanTree } from '../tree.js';
 import { toolMessageResult } from './langchain.js';
+import { CREWAI_SCOPE, crewAgentName, crewTaskOutput } from './crewai.js';
 import { isLlamaIndexAgentRun, isLlamaIndexRequestBuilder, LLAMAINDEX_SCOPE, llamaIndexAgentName, llamaIndexToolArgs, llamaIndexToolOutput } from './llamaindex.js';
 import { finalAnswerAsText, FINAL_ANSWER_TOOL, smolAgentName, SMOLAGENTS_SCOPE, smolTask, smolToolArgs } from './smolagents.js';
 import { Deferred, systemTextsOfInput } from './lazy.js';
@@ -137,6 +138,18 @@ function stateCall(messages: readonly unknown[], callId: string): Record<string,
   return undefined;
 }
 
+/** A CrewAI agent span: named by its role; the task it was given is the user turn, the task's `raw` the answer. */
+function crewAgentFacts(a: Attributes, facts: SpanFacts, j: JsonCache): SpanFacts {
+  const name = firstStr(a, NAME_KEYS) ?? crewAgentName(a, ioValue(a, 'input', j));
+  if (name !== undefined) facts.agentName = name;
+  const task = crewTaskOutput(ioValue(a, 'output', j));
+  if (task !== undefined) {
+    facts.input = Deferred.known([{ role: 'user', text: task.task }]);
+    facts.output = [{ role: 'assistant', text: task.answer }];
+  }
+  return facts;
+}
+
 /** `keyFlags`: the span's key families (`SpanTree.keyFlags`). */
 function read(span: Span, tree: SpanTree, keyFlags: number, j: JsonCache): SpanFacts {
   const a = span.attributes;
@@ -158,6 +171,7 @@ function read(span: Span, tree: SpanTree, keyFlags: number, j: JsonCache): SpanF
     if (agentName !== undefined) facts.agentName = agentName;
     return facts;
   }
+  if (role === 'agent' && span.scope.name === CREWAI_SCOPE) return crewAgentFacts(a, facts, j);
   const name = firstStr(a, NAME_KEYS) ?? (smol && role === 'agent' ? smolAgentName(span.name) : undefined);
   if (name && role === 'agent') facts.agentName = name;
   // `input.value` / `output.value` are parsed only when used: an LLM span carries its messages flattened
