@@ -55,7 +55,9 @@ function frameworkOf(fixture: string): string {
   if (fixture.startsWith('smolagents')) return 'smolagents';
   if (fixture.startsWith('llamaindex')) return 'llamaindex';
   if (fixture.startsWith('crewai')) return 'crewai';
-  return fixture.startsWith('langgraph-react') ? 'langgraph-react' : 'langgraph-stategraph';
+  const graph = /^langgraph-(react|stategraph|subgraph)-/.exec(fixture)?.[1];
+  if (graph === undefined) throw new Error(`no framework for fixture ${fixture}`);
+  return `langgraph-${graph}`;
 }
 
 function scenariosOf(fixture: string): Scenario[] {
@@ -95,6 +97,8 @@ it('finds the Python fixtures', () => {
       'langgraph-react-openllmetry',
       'langgraph-stategraph-openinference',
       'langgraph-stategraph-openllmetry',
+      'langgraph-subgraph-openinference',
+      'langgraph-subgraph-openllmetry',
       'openai-agents-openinference',
       'pydantic-ai-v5',
       'pydantic-ai-v6',
@@ -140,6 +144,8 @@ const FRAMEWORK: ReadonlyArray<[string, string]> = [
   ['langgraph-stategraph-openinference', 'LangGraph (OpenInference LangChain instrumentation)'],
   ['langgraph-react-openllmetry', 'LangGraph (OpenLLMetry LangChain instrumentation)'],
   ['langgraph-stategraph-openllmetry', 'LangGraph (OpenLLMetry LangChain instrumentation)'],
+  ['langgraph-subgraph-openinference', 'LangGraph (OpenInference LangChain instrumentation)'],
+  ['langgraph-subgraph-openllmetry', 'LangGraph (OpenLLMetry LangChain instrumentation)'],
   ['openai-agents-openinference', 'OpenAI Agents SDK (OpenInference instrumentation)'],
   ['pydantic-ai-v5', 'Pydantic AI (built-in instrumentation)'],
   ['pydantic-ai-v6', 'Pydantic AI (built-in instrumentation)'],

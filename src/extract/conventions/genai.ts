@@ -9,7 +9,7 @@ import { anyToMessages, openAiToolCalls, textOfContent } from '../messages.js';
 import type { JsonCache, SpanTree, SpanEventLike } from '../tree.js';
 import { KEY_ERROR, KEY_GEN_AI, KEY_GEN_AI_AGENT, KEY_GEN_AI_CONTENT, KEY_GEN_AI_RETRIEVAL, KEY_GEN_AI_TOOL, KEY_GEN_AI_USAGE } from '../key-flags.js';
 import { attr, attrJson, attrStr, firstCount, firstStr, isRecord, asString, parseJsonish } from '../values.js';
-import { callbackArgs, callbackResult } from './langchain.js';
+import { callbackArgs, callbackResult, isSubAgentMarker } from './langchain.js';
 import { Deferred } from './lazy.js';
 import { Facts, type ConventionSelector, type Msg, type SpanFacts, type SpanRole } from './types.js';
 
@@ -179,6 +179,8 @@ function readGenAiOnce(span: Span, tree: SpanTree): SpanFacts {
   const events = contentEvents(tree, span);
   if (!role && events.length > 0) role = 'llm';
   if (!role && (attr(a, 'gen_ai.request.model') !== undefined || attr(a, 'gen_ai.input.messages') !== undefined)) role = 'llm';
+  // OpenLLMetry's empty marker for a LangGraph sub-agent: the task span beside it is the run.
+  if (role === 'agent' && isSubAgentMarker(tree, span)) role = 'workflow';
   if (role) facts.role = role;
   const name = (flags & KEY_GEN_AI_AGENT) !== 0 ? firstStr(a, AGENT_NAME_KEYS) : undefined;
   if (name) facts.agentName = name;

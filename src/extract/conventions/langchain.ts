@@ -4,8 +4,9 @@
  * `{lc: 1, type: "constructor", id: [..., "AIMessage"], kwargs: {content, …}}` (`dumpd`), graph state
  * `{messages: [...]}`, and the tool callback's envelopes around a tool's real arguments and result.
  */
-import type { JsonCache } from '../tree.js';
-import { asString, isRecord, parseJsonish } from '../values.js';
+import type { Span } from '../../model/span.js';
+import type { JsonCache, SpanTree } from '../tree.js';
+import { asString, attr, attrStr, isRecord, parseJsonish } from '../values.js';
 
 /** LangChain message types (`type`, or the class name of a `dumpd` record) → chat roles. */
 const ROLE_OF: Readonly<Record<string, string>> = {
@@ -83,4 +84,45 @@ export function callbackResult(v: unknown, j?: JsonCache): ToolMessageResult | u
   const msg = toolMessageResult(inner, j);
   if (msg !== undefined) return msg;
   return inner !== v ? { result: inner, isError: false } : undefined;
+}
+
+/**
+ * OpenLLMetry's LangChain instrumentation, for a compiled graph run as the node of another graph (a sub-agent),
+ * writes an empty `invoke_agent <name>` span (no children, no content) beside the span that did the work: the
+ * `task` span of the same entity name under the same parent. That task span is the sub-agent's run.
+ */
+const ENTITY_NAME = 'traceloop.entity.name';
+
+function isEmptyAgentMarker(tree: SpanTree, s: Span, name: string): boolean {
+  return (
+    attrStr(s.attributes, 'gen_ai.operation.name') === 'invoke_agent' &&
+    attrStr(s.attributes, 'gen_ai.agent.name') === name &&
+    tree.children(s.spanId).length === 0 &&
+    attr(s.attributes, 'gen_ai.input.messages') === undefined &&
+    attr(s.attributes, 'gen_ai.output.messages') === undefined
+  );
+}
+
+/** True for the empty `invoke_agent` marker that has a working `task` sibling of the same name. */
+export function isSubAgentMarker(tree: SpanTree, span: Span): boolean {
+  const name = attrStr(span.attributes, 'gen_ai.agent.name');
+  const parent = tree.parent(span);
+  if (name === undefined || parent === undefined || !isEmptyAgentMarker(tree, span, name)) return false;
+  return tree.children(parent.spanId).some((s) => s !== span && attrStr(s.attributes, 'traceloop.span.kind') === 'task' && attrStr(s.attributes, ENTITY_NAME) === name);
+}
+
+/** The sub-agent name of a `task` span that an empty `invoke_agent` marker beside it names, or `undefined`. */
+export function subAgentOfTask(tree: SpanTree, span: Span): string | undefined {
+  const name = attrStr(span.attributes, ENTITY_NAME);
+  const parent = tree.parent(span);
+  if (name === undefined || parent === undefined) return undefined;
+  return tree.children(parent.spanId).some((s) => s !== span && isEmptyAgentMarker(tree, s, name)) ? name : undefined;
+}
+
+const CALLBACK_KEYS: ReadonlySet<string> = new Set(['inputs', 'outputs', 'tags', 'metadata', 'kwargs', 'input_str']);
+
+/** `{inputs: X, tags, metadata, kwargs}` / `{outputs: X, kwargs}` (a chain callback's record) unwrapped to `X`. */
+export function chainValue(v: unknown): unknown {
+  if (!isRecord(v) || !Object.keys(v).every((k) => CALLBACK_KEYS.has(k))) return v;
+  return 'inputs' in v ? v.inputs : 'outputs' in v ? v.outputs : v;
 }

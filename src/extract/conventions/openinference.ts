@@ -97,16 +97,40 @@ function inputMessages(a: Attributes, keyFlags: number, j: JsonCache): Msg[] | u
   return inMsgs.length > 0 ? inMsgs : undefined;
 }
 
+/** The parsed `metadata` attribute (the LangChain instrumentation's run metadata), when it is a record. */
+function metadataOf(span: Span, j: JsonCache): Record<string, unknown> | undefined {
+  const meta = attr(span.attributes, 'metadata');
+  if (meta === undefined) return undefined;
+  const m = parseJsonish(meta, j);
+  return isRecord(m) ? m : undefined;
+}
+
 /**
  * True for a LangGraph node span that the LangChain instrumentation marked AGENT because of its name (the
- * `agent` node of `create_react_agent` or of a hand-built graph): its `metadata.langgraph_node` is its own
- * name. It is one step of the graph's run, not an agent invocation of its own.
+ * `agent` node of `create_react_agent` or of a hand-built graph; `metadata.langgraph_node` is its own name): one
+ * step of the graph's run, not an agent invocation. A node that runs a compiled graph (a sub-agent) is one: its
+ * graph's spans below it are in a nested checkpoint namespace (`<node>:<id>|…`); the compiled graph's own span
+ * under it, of the same name, is then the step.
  */
-function isGraphNode(span: { attributes: Attributes; name: string }, j: JsonCache): boolean {
-  const meta = attr(span.attributes, 'metadata');
-  if (meta === undefined) return false;
-  const m = parseJsonish(meta, j);
-  return isRecord(m) && m.langgraph_node === span.name;
+function isGraphStep(tree: SpanTree, span: Span, j: JsonCache): boolean {
+  const meta = metadataOf(span, j);
+  if (meta?.langgraph_node !== span.name) return false;
+  const parent = tree.parent(span);
+  if (parent !== undefined && parent.name === span.name && metadataOf(parent, j)?.langgraph_node === span.name) return true;
+  const ns = meta.langgraph_checkpoint_ns;
+  return typeof ns !== 'string' || !hasNestedNamespace(tree, span, `${ns}|`, j);
+}
+
+/** Whether a span below `span` (bounded walk) runs in a checkpoint namespace under `prefix`. */
+function hasNestedNamespace(tree: SpanTree, span: Span, prefix: string, j: JsonCache): boolean {
+  const stack = [...tree.children(span.spanId)];
+  for (let seen = 0; stack.length > 0 && seen < 10_000; seen++) {
+    const s = stack.pop() as Span;
+    const ns = metadataOf(s, j)?.langgraph_checkpoint_ns;
+    if (typeof ns === 'string' && ns.startsWith(prefix)) return true;
+    for (const c of tree.children(s.spanId)) stack.push(c);
+  }
+  return false;
 }
 
 /**
@@ -155,7 +179,7 @@ function read(span: Span, tree: SpanTree, keyFlags: number, j: JsonCache): SpanF
   const a = span.attributes;
   const kind = (attrStr(a, 'openinference.span.kind') ?? '').toUpperCase();
   const smol = span.scope.name === SMOLAGENTS_SCOPE;
-  let role = kind === 'AGENT' && isGraphNode(span, j) ? 'workflow' : ROLES[kind];
+  let role = kind === 'AGENT' && isGraphStep(tree, span, j) ? 'workflow' : ROLES[kind];
   // smolagents' answer tool carries the reply (read from the LLM's call), not a tool result.
   if (smol && role === 'tool' && attrStr(a, 'tool.name') === FINAL_ANSWER_TOOL) role = 'workflow';
   // A LlamaIndex agent workflow has no AGENT span: its top-level `<Agent>.run` span is the agent's run, whose
