@@ -176,6 +176,34 @@ describe.each(FRAMEWORK)('extract --explain on %s', (fixture, name) => {
   });
 });
 
+/** Fixtures made with content capture turned off in the app (test/fixtures/python/hidden/), and the setting to name. */
+const HIDDEN: ReadonlyArray<[string, string, string]> = [
+  ['langgraph-react-openinference', 'LangGraph (OpenInference LangChain instrumentation)', 'OPENINFERENCE_HIDE_INPUTS'],
+  ['pydantic-ai-v5', 'Pydantic AI (built-in instrumentation)', 'include_content=False'],
+];
+
+describe.each(HIDDEN)('content hidden in the app: %s', (fixture, name, setting) => {
+  const traces = extractTraces(readFileSync(`${dir}hidden/${fixture}.json`, 'utf8'));
+  const runs = traces.flatMap((t) => t.contexts.map((c) => ({ run: c.run, framework: t.explanation.framework })));
+
+  it('finds the same runs, without text (a placeholder is not content)', () => {
+    expect(runs.map((r) => r.run.agentName)).toEqual(scenariosOf(fixture).map(() => spec.agent));
+    for (const { run } of runs) {
+      expect(userText(run).join('')).toBe('');
+      expect(outputText(run)).toBe('');
+    }
+  });
+
+  it(`explains it by ${name}'s own setting`, () => {
+    for (const { run, framework } of runs) {
+      const w = emptyRunWarning(run, 0, framework) ?? '';
+      expect(w).toContain('has no input and no output text');
+      expect(w).toContain(name);
+      expect(w).toContain(setting);
+    }
+  });
+});
+
 describe('the embedded default verdicts on the Python fixtures', () => {
   let scored: Map<string, CollectedRun[]>;
 

@@ -24,10 +24,13 @@ const MODEL_KEYS = ['llm.response.model_name', 'llm.model_name', 'llm.request.mo
 const INPUT_TOKEN_KEYS = ['llm.token_count.prompt'];
 const OUTPUT_TOKEN_KEYS = ['llm.token_count.completion'];
 
-/** `input.value` / `output.value`: JSON-parsed when the mime type says JSON (or it looks like JSON). */
+/** What OpenInference writes in place of a value the app hides (`OPENINFERENCE_HIDE_INPUTS`, …): no content. */
+const REDACTED = '__REDACTED__';
+
+/** `input.value` / `output.value`: JSON-parsed when the mime type says JSON (or it looks like JSON); hidden ones absent. */
 function ioValue(a: Attributes, which: 'input' | 'output', j: JsonCache): unknown {
   const v = attr(a, `${which}.value`);
-  if (v === undefined) return undefined;
+  if (v === undefined || v === REDACTED) return undefined;
   const mime = attrStr(a, `${which}.mime_type`);
   return mime === 'text/plain' ? v : parseJsonish(v, j);
 }
