@@ -131,9 +131,10 @@ describe.each(fixtures)('%s', (fixture) => {
       const triage = mine.find((r) => r.agentName === s.triage);
       expect(triage, `no ${s.triage} run`).toBeDefined();
       expect(userText(triage!)).toEqual([s.question]);
-      // It answered nothing itself: it handed off.
+      // It answered nothing itself: it handed off, which is no missing content.
       expect(outputText(triage!)).toBe('');
       expect(triage!.toolResults.map((t) => t.toolName)).not.toContain('get_order');
+      expect(emptyRunWarning(triage!, 0)).toBeUndefined();
     }
   });
 });
