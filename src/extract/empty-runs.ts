@@ -50,6 +50,7 @@ export function emptyRunWarning(run: AgentRun, logRecords: number, framework?: F
   // An agent that handed the conversation off has no answer of its own: nothing is missing.
   if (missing.length === 1 && missing[0] === 'output' && handedOff(run)) return undefined;
   const tools = run.toolResults.length > 0 ? ` (it made ${run.toolResults.length} tool call(s))` : '';
-  const logs = run.convention === 'genai' && logRecords === 0 ? '; no log records arrived for this trace' : '';
+  // A recognised framework's hint says where its content goes (Pydantic AI: span attributes, not log records).
+  const logs = run.convention === 'genai' && logRecords === 0 && framework === undefined ? '; no log records arrived for this trace' : '';
   return `run \`${run.agentName}\` (${run.convention}) has no ${missing.join(' and no ')} text${tools}, so every answer scorer skips it (no-${missing[0] ?? 'output'}); likely cause: ${framework !== undefined ? `${framework.name}: ${framework.contentHint}` : LIKELY_CAUSE[run.convention]}${logs}`;
 }
