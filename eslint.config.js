@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'bench/reference/**', 'scripts/fixtures/node_modules/**', 'test/fixtures/**', '.kafka/**', '.cache/**', 'bench/.tmp/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'bench/reference/**', 'scripts/fixtures/node_modules/**', 'scripts/fixtures/python/.venv*/**', 'test/fixtures/**', '.kafka/**', '.cache/**', 'bench/.tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

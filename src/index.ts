@@ -39,6 +39,7 @@ export { Extractor, extractAgentRuns, extractAgentRunContexts, extractTraces, ex
 export { KeyFlagTable } from './extract/key-flags.js';
 export type { ExtractOptions, ExtractInput, TraceExtraction } from './extract/extract.js';
 export { explainText, type TraceExplanation } from './extract/explain.js';
+export type { Framework } from './extract/frameworks.js';
 export { emptyRunWarning, hasInputText, hasOutputText } from './extract/empty-runs.js';
 export { redactRun, capText } from './extract/hygiene.js';
 export {

@@ -4,7 +4,8 @@
  * which depends on where the run's convention puts message content (../shared/reference/trace-conventions.md).
  */
 import type { AgentRun, Convention } from '../model/agent-run.js';
-import { messageText } from '../model/messages.js';
+import { messageInvocations, messageText } from '../model/messages.js';
+import type { Framework } from './frameworks.js';
 
 /** True when the run's output has text (tool calls alone are not an answer). */
 export function hasOutputText(run: AgentRun): boolean {
@@ -15,6 +16,15 @@ export function hasOutputText(run: AgentRun): boolean {
 export function hasInputText(run: AgentRun): boolean {
   const { inputMessages, rememberedMessages } = run.input;
   return inputMessages.some((m) => messageText(m).trim() !== '') || rememberedMessages.some((m) => messageText(m).trim() !== '');
+}
+
+/** Hand-off tools: OpenAI Agents SDK (`handoff to <agent>` spans, `transfer_to_<agent>` calls). */
+const HANDOFF = /^(?:handoff to |transfer_to_)/;
+
+/** True when the run ended by handing off to another agent. */
+function handedOff(run: AgentRun): boolean {
+  const last = run.output[run.output.length - 1];
+  return last !== undefined && messageInvocations(last).some((i) => HANDOFF.test(i.toolName));
 }
 
 /** Where each convention keeps content, and the app setting that usually leaves it out. */
@@ -30,11 +40,17 @@ const LIKELY_CAUSE: Record<Convention, string> = {
   mapping: 'the configured extract.mappings attributes for input and output were not on the span',
 };
 
-/** A warning for a found-but-empty run, or `undefined` when the run has input and output text. */
-export function emptyRunWarning(run: AgentRun, logRecords: number): string | undefined {
+/**
+ * A warning for a found-but-empty run, or `undefined` when the run has input and output text. `framework`
+ * (from the trace's explanation) names the framework's own content setting instead of the convention's.
+ */
+export function emptyRunWarning(run: AgentRun, logRecords: number, framework?: Framework): string | undefined {
   const missing = [hasInputText(run) ? undefined : 'input', hasOutputText(run) ? undefined : 'output'].filter((m) => m !== undefined);
   if (missing.length === 0) return undefined;
+  // An agent that handed the conversation off has no answer of its own: nothing is missing.
+  if (missing.length === 1 && missing[0] === 'output' && handedOff(run)) return undefined;
   const tools = run.toolResults.length > 0 ? ` (it made ${run.toolResults.length} tool call(s))` : '';
-  const logs = run.convention === 'genai' && logRecords === 0 ? '; no log records arrived for this trace' : '';
-  return `run \`${run.agentName}\` (${run.convention}) has no ${missing.join(' and no ')} text${tools}, so every answer scorer skips it (no-${missing[0] ?? 'output'}); likely cause: ${LIKELY_CAUSE[run.convention]}${logs}`;
+  // A recognised framework's hint says where its content goes (Pydantic AI: span attributes, not log records).
+  const logs = run.convention === 'genai' && logRecords === 0 && framework === undefined ? '; no log records arrived for this trace' : '';
+  return `run \`${run.agentName}\` (${run.convention}) has no ${missing.join(' and no ')} text${tools}, so every answer scorer skips it (no-${missing[0] ?? 'output'}); likely cause: ${framework !== undefined ? `${framework.name}: ${framework.contentHint}` : LIKELY_CAUSE[run.convention]}${logs}`;
 }

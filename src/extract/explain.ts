@@ -5,6 +5,7 @@
 import type { Convention } from '../model/agent-run.js';
 import type { SpanRole } from './conventions/types.js';
 import type { SpanInfo } from './facts.js';
+import { recognizeFramework, type Framework } from './frameworks.js';
 import { shortId, type SpanTree } from './tree.js';
 
 export interface ExplainedSpan {
@@ -35,6 +36,8 @@ export interface TraceExplanation {
   reasons: string[];
   /** Tree notes (orphans, cycles, unjoined log records). */
   notes: string[];
+  /** The agent framework recognised from the instrumentation scope; absent when none is. */
+  framework?: Framework;
 }
 
 const MARKERS = 'gen_ai.operation.name, ai.operationId, openinference.span.kind, traceloop.span.kind, mastra.*, or a configured mapping';
@@ -59,7 +62,7 @@ export function explainFrom(tree: SpanTree, infos: ReadonlyMap<string, SpanInfo>
     const conv = [...counts.keys()].join(', ');
     reasons.push(`${tree.ordered.length} span(s) matched ${conv} but none is an agent, LLM or tool span`);
   }
-  return {
+  const e: TraceExplanation = {
     traceId: tree.traceId,
     conventions: [...counts.entries()].map(([convention, n]) => ({ convention, spans: n })),
     spans,
@@ -67,6 +70,9 @@ export function explainFrom(tree: SpanTree, infos: ReadonlyMap<string, SpanInfo>
     reasons,
     notes: [...tree.notes],
   };
+  const framework = recognizeFramework(tree.ordered);
+  if (framework !== undefined) e.framework = framework;
+  return e;
 }
 
 /** The reason an LLM span outside every agent gave no run. */
@@ -81,7 +87,8 @@ export function noRunReason(info: SpanInfo): string {
 export function explainText(e: TraceExplanation): string {
   const lines: string[] = [];
   const conv = e.conventions.length > 0 ? e.conventions.map((c) => `${c.convention}(${c.spans})`).join(' ') : 'none';
-  lines.push(`trace ${e.traceId}: ${e.spans.length} span(s), conventions ${conv}, ${e.runs.length} run(s)`);
+  const framework = e.framework !== undefined ? `, framework ${e.framework.name}` : '';
+  lines.push(`trace ${e.traceId}: ${e.spans.length} span(s), conventions ${conv}${framework}, ${e.runs.length} run(s)`);
   for (const r of e.runs) lines.push(`trace ${e.traceId}: run ${r.kind} span \`${shortId(r.spanId)}\` \`${r.agentName}\` (${r.convention})`);
   for (const r of e.reasons) lines.push(`trace ${e.traceId}: no run: ${r}`);
   for (const n of e.notes) lines.push(`trace ${e.traceId}: note: ${n}`);

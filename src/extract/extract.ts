@@ -9,7 +9,7 @@ import type { AgentRun, AgentRunContext } from '../model/agent-run.js';
 import { createMappingSelector } from './conventions/mapping.js';
 import type { ConventionSelector } from './conventions/types.js';
 import { explainFrom, noRunReason, type ExplainedRun, type TraceExplanation } from './explain.js';
-import { BUILTIN_SELECTORS, readTree, type SpanInfo } from './facts.js';
+import { BUILTIN_SELECTORS, nonEmptyValue, readTree, type SpanInfo } from './facts.js';
 import { capRun, DEFAULT_MAX_TEXT_BYTES, redactRun } from './hygiene.js';
 import { append } from './lists.js';
 import { buildRun, runMembers, type BuiltRun, type RunBuildOptions } from './runs.js';
@@ -167,16 +167,51 @@ function topOf(tree: SpanTree, s: Span): Span {
   return cur;
 }
 
+/**
+ * Agent spans that only wrap other agent spans: no input and no output of their own, no LLM or tool span of
+ * their own (outside the agents below), and an agent span below. The OpenAI Agents SDK's `Agent workflow` root
+ * (OpenInference marks it AGENT), a LangGraph parent graph that only routes to a sub-agent (OpenLLMetry marks
+ * every compiled graph `invoke_agent`). They are not agent invocations; the agents below them are.
+ * `undefined` when there is none (the common case).
+ */
+function wrapperAgents(tree: SpanTree, infos: Map<string, SpanInfo>, roles: ReadonlyArray<string | undefined>): Set<string> | undefined {
+  let out: Set<string> | undefined;
+  let checked: Set<string> | undefined;
+  for (let i = 0; i < tree.ordered.length; i++) {
+    if (roles[i] !== 'agent') continue;
+    let cur = tree.parent(tree.ordered[i] as Span);
+    for (let k = 0; cur !== undefined && k < 10_000; k++) {
+      const f = infos.get(cur.spanId)?.facts;
+      if (f?.role === 'agent' && !(checked ??= new Set<string>()).has(cur.spanId)) {
+        checked.add(cur.spanId);
+        if (f.output === undefined && (nonEmptyValue(f.input)?.length ?? 0) === 0 && !runsModel(tree, infos, cur)) (out ??= new Set<string>()).add(cur.spanId);
+      }
+      cur = tree.parent(cur);
+    }
+  }
+  return out;
+}
+
+/** Whether an LLM or tool span is a member of the run of `span` (its subtree, nested agents left out). */
+function runsModel(tree: SpanTree, infos: Map<string, SpanInfo>, span: Span): boolean {
+  return runMembers(tree, infos, span).some((m) => {
+    const role = infos.get(m.spanId)?.facts.role;
+    return role === 'llm' || role === 'tool';
+  });
+}
+
 /** Runs of one tree, plus reasons for LLM/tool spans left without one. */
 function treeRuns(tree: SpanTree, infos: Map<string, SpanInfo>, opts: RunBuildOptions): { built: BuiltRun[]; uncovered: string[] } {
   // Each span's role, looked up once for both passes.
   const roles = tree.ordered.map((s) => infos.get(s.spanId)?.facts.role);
+  const wrappers = wrapperAgents(tree, infos, roles);
   // The list, set and map below are made at their first entry (see lists.ts): many traces have one run.
   let built: BuiltRun[] = [];
   let covered: Set<string> | undefined;
   for (let i = 0; i < tree.ordered.length; i++) {
     if (roles[i] !== 'agent') continue;
     const s = tree.ordered[i] as Span;
+    if (wrappers?.has(s.spanId) === true) continue;
     const members = runMembers(tree, infos, s);
     covered ??= new Set<string>();
     covered.add(s.spanId);

@@ -1,7 +1,9 @@
 /**
  * Normalises the message shapes the conventions write (GenAI parts, OpenAI chat, AI SDK prompt parts,
- * Mastra format-2, Anthropic blocks, free JSON) into `Msg`, and makes wrapped values readable.
+ * Mastra format-2, Anthropic blocks, LangChain messages and graph state, free JSON) into `Msg`, and makes
+ * wrapped values readable.
  */
+import { langChainMessage } from './conventions/langchain.js';
 import type { Msg, NormToolCall, NormToolResult } from './conventions/types.js';
 import type { JsonCache } from './tree.js';
 import { append } from './lists.js';
@@ -105,9 +107,10 @@ export function openAiToolCalls(v: unknown, j?: JsonCache): NormToolCall[] {
   return out;
 }
 
-/** One message object of any known shape, or `undefined` when it has no role. */
-function toMsg(m: unknown, j?: JsonCache): Msg | undefined {
-  if (!isRecord(m)) return undefined;
+/** One message object of any known shape (LangChain's read as the OpenAI shape), or `undefined` when it has no role. */
+function toMsg(raw: unknown, j?: JsonCache): Msg | undefined {
+  if (!isRecord(raw)) return undefined;
+  const m = langChainMessage(raw) ?? raw;
   const role = asString(m.role) ?? (isRecord(m.message) ? asString(m.message.role) : undefined);
   if (!role) return undefined;
   const body: Record<string, unknown> = isRecord(m.message) && m.content === undefined && m.parts === undefined ? m.message : m;

@@ -28,7 +28,7 @@ export async function extractCommand(args: readonly string[], cli: CliContext): 
         for (const c of t.contexts) await cli.output.record(JSON.stringify(c.run));
         if (!values.explain) continue;
         const warnings = t.contexts.flatMap((c) => {
-          const w = emptyRunWarning(c.run, trace.logs.length);
+          const w = emptyRunWarning(c.run, trace.logs.length, t.explanation.framework);
           return w === undefined ? [] : [`trace ${t.traceId}: warning: ${w}`];
         });
         cli.output.error([explainText(t.explanation), ...warnings].join('\n'));

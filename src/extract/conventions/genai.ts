@@ -9,6 +9,7 @@ import { anyToMessages, openAiToolCalls, textOfContent } from '../messages.js';
 import type { JsonCache, SpanTree, SpanEventLike } from '../tree.js';
 import { KEY_ERROR, KEY_GEN_AI, KEY_GEN_AI_AGENT, KEY_GEN_AI_CONTENT, KEY_GEN_AI_RETRIEVAL, KEY_GEN_AI_TOOL, KEY_GEN_AI_USAGE } from '../key-flags.js';
 import { attr, attrJson, attrStr, firstCount, firstStr, isRecord, asString, parseJsonish } from '../values.js';
+import { callbackArgs, callbackResult, isSubAgentMarker } from './langchain.js';
 import { Deferred } from './lazy.js';
 import { Facts, type ConventionSelector, type Msg, type SpanFacts, type SpanRole } from './types.js';
 
@@ -178,6 +179,8 @@ function readGenAiOnce(span: Span, tree: SpanTree): SpanFacts {
   const events = contentEvents(tree, span);
   if (!role && events.length > 0) role = 'llm';
   if (!role && (attr(a, 'gen_ai.request.model') !== undefined || attr(a, 'gen_ai.input.messages') !== undefined)) role = 'llm';
+  // OpenLLMetry's empty marker for a LangGraph sub-agent: the task span beside it is the run.
+  if (role === 'agent' && isSubAgentMarker(tree, span)) role = 'workflow';
   if (role) facts.role = role;
   const name = (flags & KEY_GEN_AI_AGENT) !== 0 ? firstStr(a, AGENT_NAME_KEYS) : undefined;
   if (name) facts.agentName = name;
@@ -191,8 +194,16 @@ function readGenAiOnce(span: Span, tree: SpanTree): SpanFacts {
     if (toolName) facts.tool.name = toolName;
     const id = attrStr(a, 'gen_ai.tool.call.id');
     if (id) facts.tool.callId = id;
-    if (attr(a, 'gen_ai.tool.call.arguments') !== undefined) facts.tool.args = attrJson(a, 'gen_ai.tool.call.arguments', tree.json);
-    if (hasResult) facts.tool.result = attrJson(a, 'gen_ai.tool.call.result', tree.json);
+    // LangChain (Python, through OpenLLMetry) puts its tool callback's envelopes here: the real arguments are
+    // their `inputs`, the real result the content of the ToolMessage in `output`.
+    if (attr(a, 'gen_ai.tool.call.arguments') !== undefined) facts.tool.args = callbackArgs(attrJson(a, 'gen_ai.tool.call.arguments', tree.json));
+    if (hasResult) {
+      const result = attrJson(a, 'gen_ai.tool.call.result', tree.json);
+      const lc = callbackResult(result, tree.json);
+      facts.tool.result = lc !== undefined ? lc.result : result;
+      if (lc?.callId !== undefined) facts.tool.callId ??= lc.callId;
+      if (lc?.isError === true) facts.tool.error = typeof lc.result === 'string' ? lc.result : 'tool error';
+    }
   }
   const docs = (flags & KEY_GEN_AI_RETRIEVAL) !== 0 ? attrJson(a, 'gen_ai.retrieval.documents', tree.json) : undefined;
   if (Array.isArray(docs)) {

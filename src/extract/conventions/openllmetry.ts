@@ -8,8 +8,9 @@ import type { AttributeValue, Attributes, Span } from '../../model/span.js';
 import { anyToMessages } from '../messages.js';
 import { KEY_GEN_AI_COMPLETION, KEY_GEN_AI_PROMPT, KEY_OPENLLMETRY_LEGACY, KEY_OPENLLMETRY_MARKER } from '../key-flags.js';
 import { asString, attr, attrStr, firstStr, isRecord, parseJsonish, unflatten } from '../values.js';
-import type { JsonCache } from '../tree.js';
+import type { JsonCache, SpanTree } from '../tree.js';
 import { Deferred, systemTextsOfInput } from './lazy.js';
+import { callbackArgs, callbackResult, chainValue, subAgentOfTask } from './langchain.js';
 import { Facts, type ConventionSelector, type Msg, type NormToolCall, type SpanFacts } from './types.js';
 
 /** The model keys, as a list read from every span this selector reads, made once rather than per call. */
@@ -25,6 +26,13 @@ function entityValue(v: unknown, j?: JsonCache): unknown {
   if (args.length === 0) return kwargs;
   if (!hasKw) return args.length === 1 ? args[0] : args;
   return x;
+}
+
+/** A tool's arguments: LangChain's callback envelope (`{input_str, inputs, …}`) or `{args, kwargs}` unwrapped. */
+function toolArgs(input: unknown, j: JsonCache): unknown {
+  const x = parseJsonish(input, j);
+  const inner = callbackArgs(x);
+  return inner !== x ? inner : entityValue(x, j);
 }
 
 /** `present`: whether the span's key flags say some key starts with `prefix.` (else there is no message). */
@@ -60,13 +68,22 @@ function flatMsgs(a: Attributes, prefix: 'gen_ai.prompt' | 'gen_ai.completion', 
 }
 
 /** `keyFlags`: the span's key families (`SpanTree.keyFlags`). */
-function read(span: Span, keyFlags: number, j: JsonCache): SpanFacts {
+function read(span: Span, tree: SpanTree, keyFlags: number, j: JsonCache): SpanFacts {
   const a = span.attributes;
   const kind = attrStr(a, 'traceloop.span.kind');
   const facts: SpanFacts = new Facts();
   const entityName = attrStr(a, 'traceloop.entity.name');
   const input = attr(a, 'traceloop.entity.input');
   const output = attr(a, 'traceloop.entity.output');
+  const subAgent = kind === 'task' ? subAgentOfTask(tree, span) : undefined;
+  if (subAgent !== undefined) {
+    // A LangGraph sub-agent (see `subAgentOfTask`): its input and output are the graph state.
+    facts.role = 'agent';
+    facts.agentName = subAgent;
+    if (input !== undefined) facts.input = Deferred.of(() => anyToMessages(chainValue(parseJsonish(input, j)), 'user', 0, j));
+    if (output !== undefined) facts.output = anyToMessages(chainValue(parseJsonish(output, j)), 'assistant', 0, j);
+    return facts;
+  }
   if (kind === 'agent' || kind === 'workflow') {
     facts.role = kind === 'agent' ? 'agent' : 'workflow';
     const name = kind === 'agent' ? (entityName ?? attrStr(a, 'gen_ai.agent.name')) : (entityName ?? attrStr(a, 'traceloop.workflow.name'));
@@ -76,8 +93,14 @@ function read(span: Span, keyFlags: number, j: JsonCache): SpanFacts {
     facts.tool = { hasResult: output !== undefined };
     const name = entityName ?? attrStr(a, 'gen_ai.tool.name');
     if (name) facts.tool.name = name;
-    if (input !== undefined) facts.tool.args = entityValue(input, j);
-    if (output !== undefined) facts.tool.result = entityValue(output, j);
+    if (input !== undefined) facts.tool.args = toolArgs(input, j);
+    if (output !== undefined) {
+      // LangChain (Python) tools: the callback's `{output, kwargs}` envelope around the ToolMessage.
+      const lc = callbackResult(parseJsonish(output, j), j);
+      facts.tool.result = lc !== undefined ? lc.result : entityValue(output, j);
+      if (lc?.callId !== undefined) facts.tool.callId = lc.callId;
+      if (lc?.isError === true) facts.tool.error = typeof lc.result === 'string' ? lc.result : 'tool error';
+    }
     return facts;
   }
   const prompts = flatMsgs(a, 'gen_ai.prompt', (keyFlags & KEY_GEN_AI_PROMPT) !== 0, j);
@@ -108,5 +131,5 @@ export const openllmetry: ConventionSelector = {
       (flags & KEY_OPENLLMETRY_LEGACY) !== 0
     );
   },
-  read: (span, tree) => read(span, tree.keyFlags(span), tree.json),
+  read: (span, tree) => read(span, tree, tree.keyFlags(span), tree.json),
 };
