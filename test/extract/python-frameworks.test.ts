@@ -75,14 +75,6 @@ function expectedTools(s: Scenario): Array<[string, unknown, unknown]> {
   });
 }
 
-/**
- * Scenarios whose right verdict the default scorers miss for a reason outside extraction (the run is
- * extracted right, as the tests above show), reported rather than worked around: claim grounding reads
- * "Electronics can be returned within 30 days" as a claim that the order's status is "returned", against
- * get_order's `status: "delivered"` (same on every framework).
- */
-const KNOWN_SCORER_FALSE_ALARMS: ReadonlySet<string> = new Set(['two-tools']);
-
 const userText = (r: AgentRun): string[] => r.input.inputMessages.map((m) => messageText(m));
 const outputText = (r: AgentRun): string => r.output.map((m) => messageText(m)).join('');
 
@@ -227,8 +219,7 @@ describe('the embedded default verdicts on the Python fixtures', () => {
     const labels = Object.fromEntries(records.map((r) => [r.scorer, r.label]));
     for (const [scorer, want] of Object.entries(s.verdicts)) expect(labels[scorer], `${scorer} on ${fixture} ${s.id}: ${JSON.stringify(labels)}`).toBe(want);
   };
-  const known = (id: string): boolean => KNOWN_SCORER_FALSE_ALARMS.has(id);
-  it.each(cases.filter(([, id]) => !known(id)))('%s %s', (fixture, _id, s) => check(fixture, s));
-  // Expected to fail until the scorer is fixed; `it.fails` turns red when it starts passing.
-  it.fails.each(cases.filter(([, id]) => known(id)))('%s %s (known scorer false alarm)', (fixture, _id, s) => check(fixture, s));
+  // The two-tools answer ("Electronics can be returned within 30 days") was a claim-grounding false alarm on
+  // every framework (a status after "can be" read as the order's status) until 9a700bf; it is checked as the rest.
+  it.each(cases)('%s %s', (fixture, _id, s) => check(fixture, s));
 });

@@ -445,7 +445,7 @@ function daysOf(b: DateSpecific, zone: string | undefined): readonly string[] {
 }
 
 function dateMatches(a: DateSpecific, b: DateSpecific, zone?: string): boolean {
-  if (b.utcAt !== undefined) return daysOf(b, zone).some((day) => dateMatches(a, { ...b, day, utcAt: undefined } as DateSpecific));
+  if (b.utcAt !== undefined) return daysOf(b, zone).some((day) => dateMatches(a, { ...b, day, utcAt: undefined }));
   if (a.day !== undefined) return b.day === a.day || (b.monthDay !== undefined && a.day.slice(5) === b.monthDay);
   if (a.monthDay !== undefined) return (b.day !== undefined && b.day.slice(5) === a.monthDay) || b.monthDay === a.monthDay;
   if (a.weekday !== undefined) return (b.day !== undefined && weekdayOf(b.day) === a.weekday) || b.weekday === a.weekday;
