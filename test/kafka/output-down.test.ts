@@ -9,6 +9,7 @@ import type { Kafka } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CaptureOtlp } from '../reliability/helpers/capture-otlp.js';
 import { CODE_SCORERS, startDeliveryService, type DeliveryService } from '../reliability/helpers/delivery-service.js';
+import { MemorySampler, mib } from '../reliability/helpers/memory.js';
 import { writeResult } from '../reliability/helpers/results.js';
 import { Rng } from '../reliability/helpers/rng.js';
 import { ProtoStamper } from '../reliability/helpers/traces.js';
@@ -78,10 +79,13 @@ describe.skipIf(!haveBroker)('Kafka source with the output down', () => {
       telemetry: { shutdownTimeoutMs: 5000 },
     };
     const first = await startDeliveryService(config);
+    // The service runs in this process: its RSS during the outage is this process's.
+    const memory = new MemorySampler(undefined, 200);
     services.push(first);
     // Consuming and scoring while the output is down: nothing is delivered, so nothing may be committed.
     await new Promise((r) => setTimeout(r, 6000));
     const committedWhileDown = await committedTotal(kafka, groupId, topic);
+    const peaks = memory.stop();
     expect(capture.traces.size).toBe(0);
     expect(committedWhileDown).toBe(0);
     await first.service.shutdown(Date.now() + 5000);
@@ -100,7 +104,8 @@ describe.skipIf(!haveBroker)('Kafka source with the output down', () => {
     const lost = sent.filter((id) => !capture.traces.has(id)).length;
     let duplicated = 0;
     for (const c of capture.records.values()) duplicated += c - 1;
-    writeResult('kafka-source-output-down', { sent: sent.length, delivered: sent.length - lost, lost, duplicated, records: capture.records.size, committedWhileDown, committedAfterShutdown, committedAtEnd: TRACES });
+    writeResult('kafka-source-output-down', { sent: sent.length, delivered: sent.length - lost, lost, duplicated, records: capture.records.size, committedWhileDown, committedAfterShutdown, committedAtEnd: TRACES, peakRssMiB: mib(peaks.peakRssBytes) });
     expect(lost).toBe(0);
+    expect(peaks.peakRssBytes).toBeLessThanOrEqual(512 * 1024 * 1024);
   });
 });

@@ -148,19 +148,22 @@ describe('an output outage loses nothing acknowledged', () => {
     capture.records.clear();
     capture.traces.clear();
     const first = await startDeliveryService(serviceConfig(capture.url, { otlp: wal }));
+    const memory = new MemorySampler(undefined, 200);
     const client = new Client();
     await client.run(first.httpUrl, Date.now() + 4000);
     // Let the acknowledged traces be decided and scored; their records cannot go out.
     await new Promise((r) => setTimeout(r, 1500));
     const deliveredWhileDown = capture.traces.size;
     const shutdown = await first.service.shutdown(Date.now() + 3000);
+    const peaks = memory.stop();
     await capture.up();
     const second = await startDeliveryService(serviceConfig(capture.url, { otlp: wal }));
     services.push(second);
     await waitUntil(() => [...client.acknowledged].every((id) => capture.traces.has(id)), 30_000, 100);
     const counts = tally(client);
-    writeResult('emit-wal-outage-restart', { ...counts, deliveredWhileDown, statuses: client.statuses, unfinishedAtShutdown: shutdown });
+    writeResult('emit-wal-outage-restart', { ...counts, deliveredWhileDown, statuses: client.statuses, unfinishedAtShutdown: shutdown, peakRssMiB: mib(peaks.peakRssBytes) });
     expect(deliveredWhileDown).toBe(0);
+    expect(peaks.peakRssBytes).toBeLessThanOrEqual(RSS_LIMIT);
     expect(counts.acknowledged).toBeGreaterThan(50);
     expect(counts.lost).toBe(0);
     await second.service.shutdown(Date.now() + 3000);
