@@ -437,7 +437,7 @@ function nearMiss(a: NumberSpecific, ctx: ClaimContext, sources: GroundingSource
 function daysOf(b: DateSpecific, zone: string | undefined): readonly string[] {
   if (b.utcAt === undefined || b.day === undefined) return b.day === undefined ? [] : [b.day];
   if (zone !== undefined) {
-    const local = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(b.utcAt));
+    const local = formatIn(zone, 'day').format(new Date(b.utcAt));
     return [local];
   }
   const at = Date.parse(`${b.day}T00:00:00Z`);
@@ -512,10 +512,27 @@ function classifyTime(a: TimeSpecific, sources: GroundingSources, given: GivenTe
 }
 
 /** The one IANA time zone the tools name (`America/Denver`), if exactly one; the last run's answer is kept. */
-let lastZone: { text: string; zone: string | undefined } | undefined;
+const ZONE_OF_TEXT = new Map<string, string | undefined>();
 function toolZone(text: string): string | undefined {
-  if (lastZone?.text !== text) lastZone = { text, zone: findZone(text) };
-  return lastZone.zone;
+  if (ZONE_OF_TEXT.has(text)) return ZONE_OF_TEXT.get(text);
+  const zone = findZone(text);
+  if (ZONE_OF_TEXT.size >= 16) ZONE_OF_TEXT.clear();
+  ZONE_OF_TEXT.set(text, zone);
+  return zone;
+}
+
+/** `Intl.DateTimeFormat`s are costly to make: one per zone and purpose, kept. */
+const FORMATS = new Map<string, Intl.DateTimeFormat>();
+function formatIn(zone: string, kind: 'day' | 'time' | 'short' | 'long' | 'shortGeneric' | 'longGeneric'): Intl.DateTimeFormat {
+  const key = `${zone}|${kind}`;
+  let f = FORMATS.get(key);
+  if (!f) {
+    const options: Intl.DateTimeFormatOptions =
+      kind === 'day' ? { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' } : kind === 'time' ? { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' } : { timeZone: zone, timeZoneName: kind };
+    f = new Intl.DateTimeFormat(kind === 'day' ? 'en-CA' : 'en-US', options);
+    FORMATS.set(key, f);
+  }
+  return f;
 }
 
 function findZone(text: string): string | undefined {
@@ -540,23 +557,32 @@ function localMinutes(shown: string, zone: string): number | undefined {
   if (!iso) return undefined;
   const ms = Date.parse(iso);
   if (!Number.isFinite(ms)) return undefined;
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(ms));
+  const parts = formatIn(zone, 'time').formatToParts(new Date(ms));
   const hour = Number(parts.find((p) => p.type === 'hour')?.value);
   const minute = Number(parts.find((p) => p.type === 'minute')?.value);
   return Number.isFinite(hour) && Number.isFinite(minute) ? hour * 60 + minute : undefined;
 }
 
-/** Whether the claim names `zone` ("Mountain Time", "MDT", "local time"). */
-function namesZone(claim: string, zone: string): boolean {
-  if (/\blocal(?:ly)?\b/i.test(claim)) return true;
+/** The ways a zone is named ("MDT", "MT", "Mountain"), as patterns, made once per zone. */
+const ZONE_NAMES = new Map<string, RegExp[]>();
+function zoneNames(zone: string): RegExp[] {
+  let out = ZONE_NAMES.get(zone);
+  if (out) return out;
   const names = new Set<string>();
   for (const style of ['short', 'long', 'shortGeneric', 'longGeneric'] as const) {
     for (const at of [Date.UTC(2026, 0, 15), Date.UTC(2026, 6, 15)]) {
-      const n = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: style }).formatToParts(new Date(at)).find((p) => p.type === 'timeZoneName')?.value;
+      const n = formatIn(zone, style).formatToParts(new Date(at)).find((p) => p.type === 'timeZoneName')?.value;
       if (n && !/^GMT/.test(n)) names.add(style === 'short' || style === 'shortGeneric' ? n : (n.split(' ')[0] as string));
     }
   }
-  return [...names].some((n) => new RegExp(`\\b${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, n.length <= 4 ? 'u' : 'iu').test(claim));
+  out = [...names].map((n) => new RegExp(`\\b${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, n.length <= 4 ? 'u' : 'iu'));
+  ZONE_NAMES.set(zone, out);
+  return out;
+}
+
+/** Whether the claim names `zone` ("Mountain Time", "MDT", "local time"). */
+function namesZone(claim: string, zone: string): boolean {
+  return /\blocal(?:ly)?\b/i.test(claim) || zoneNames(zone).some((re) => re.test(claim));
 }
 
 /** Ids that name one thing each: made up, they send a user to the wrong parcel, ticket or address. */
