@@ -57,6 +57,7 @@ const RIGHT: [string, string, unknown][] = [
   ['a per-unit figure of a total', 'The price difference is $35 more per seat.', { options: [{ seats: ['108', '109'], price_difference_cents: 7000 }] }],
   ['a yes/no slot of the object the clause names', 'Your individual deductible is fully met.', { individual: { met: true }, family: { met: false } }],
   ['a window in a key is no unit of its value', 'You have 17,250 miles expiring in the next six months.', { total_expiring_next_180_days: 17250 }],
+  ['a conversion factor after ≈', 'You used 68 therms; since 1 therm ≈ 29.3 kWh, that is about 1,990 kWh.', { meters: [{ usage_therms: 68 }] }],
   ['money beside a column of days', 'The 90-day supply costs $120.00 a year.', { options: [{ days_supply: 30, copay_cents: 1250 }, { days_supply: 90, copay_cents: 3000 }, { days_supply: 90, copay_cents: 2500 }] }],
 ];
 
@@ -100,6 +101,14 @@ describe('claim grounding on how models write', () => {
     const r = check(answer, result);
     expect([r.contradicted.map((i) => i.text), r.fabricated.map((i) => i.text)]).toEqual([[], []]);
     expect(claimGroundingScore(r)).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('supports how far one tool\'s amount is over another tool\'s (27,480 is 9.9 % over 25,000)', () => {
+    const r = checkClaims('The forecast is about 10% over the budget.', [
+      { toolName: 'getBudget', result: { limit_usd: 25000, pct_used: 24.5 } },
+      { toolName: 'getForecast', result: { forecast_total_usd: 27480 } },
+    ], [], { day: '2026-12-07' });
+    expect([r.contradicted.map((i) => i.text), r.supported.map((i) => i.text)]).toEqual([[], ['10%']]);
   });
 
   it.each(WRONG)('fails %s', (_name, answer, result, wrong) => {

@@ -365,6 +365,8 @@ function classifyNumber(a: NumberSpecific, sources: GroundingSources, given: Giv
   const per = a.dim === 'money' ? PER_UNIT_AFTER.exec(claimText.slice(a.at + a.text.length)) : null;
   const unitWord = per ? singular((/(\p{L}+)\s*$/u.exec(per[0])?.[1] ?? '').toLowerCase()) : '';
   const perSlot = (words: readonly string[]): boolean => !per || (unitWord !== '' && words.includes(unitWord));
+  // "1 therm ≈ 29.3 kWh": the right side of an approximate equivalence is a conversion factor, no slot's value.
+  if (/\d[^\d.!?]{0,16}[≈~]\s*$/u.test(claimText.slice(0, a.at))) return { specific: a, verdict: 'unverified', evidence: [] };
   const unused = relevant.filter((r) => r.supports || (perSlot(r.fact.slot.keyWords) && !(writesNumber(claimText, (r.fact.specific as NumberSpecific).value) || claimText.includes(r.fact.specific.text))));
   const decided = decide(a, unused, sources, ctx);
   if (decided) return { specific: a, ...decided };
