@@ -82,6 +82,8 @@ export interface GaugeSources {
   bufferedTraces: Set<() => number>;
   wal: Set<() => WalGaugeSource>;
   tables: Set<() => readonly TableGauge[]>;
+  /** The live page's public URLs (`live.publicUrl`), on `tracejudge.live.info`. */
+  liveUrls: Set<string>;
 }
 
 function createInstruments(meter: Meter, sources: GaugeSources): Instruments {
@@ -111,6 +113,12 @@ function createInstruments(meter: Meter, sources: GaugeSources): Instruments {
   tableEntries.addCallback((result) => {
     for (const s of sources.tables) for (const t of s()) result.observe(t.entries, { table: t.table });
   });
+  // An info metric (value 1): alert rules read the live page's public URL from it (docs/alerting.md).
+  meter
+    .createObservableGauge('tracejudge.live.info', { description: "The live page's public URL (live.publicUrl), for links in alerts." })
+    .addCallback((result) => {
+      for (const url of sources.liveUrls) result.observe(1, { url });
+    });
   const bufferTraces = meter.createObservableGauge('tracejudge.buffer.traces', {
     description: 'Traces held by the assembler, waiting for their decision.',
     unit: '{trace}',
@@ -181,7 +189,7 @@ export const SKIP_REASONS = Object.freeze(['no-output', 'no-input', 'no-ground-t
 
 export class Telemetry {
   readonly instruments: Instruments;
-  readonly #sources: GaugeSources = { bufferedTraces: new Set(), wal: new Set(), tables: new Set() };
+  readonly #sources: GaugeSources = { bufferedTraces: new Set(), wal: new Set(), tables: new Set(), liveUrls: new Set() };
   readonly #agents: AgentNameLimiter;
   readonly #exemplars: ExemplarStore | undefined;
   readonly #now: () => number;
@@ -209,6 +217,12 @@ export class Telemetry {
   observeTables(source: () => readonly TableGauge[]): () => void {
     this.#sources.tables.add(source);
     return () => this.#sources.tables.delete(source);
+  }
+
+  /** Publish the live page's public URL on `tracejudge.live.info{url}`; returns the unregister function. */
+  observeLiveUrl(url: string): () => void {
+    this.#sources.liveUrls.add(url);
+    return () => this.#sources.liveUrls.delete(url);
   }
 
   /** Report a write-ahead log's bytes and unsettled records; returns the unregister function. */
