@@ -2,7 +2,8 @@
  * A service's MeterProvider and its metrics endpoint. The provider has a Prometheus reader when
  * `emit.prometheus` is on and, when OTLP export is on, a periodic OTLP metric reader. The endpoint is a
  * component: `start` listens on `emit.prometheus` (`/metrics`, plus routes such as `/healthz` and
- * `/readyz`), `shutdown` makes the final OTLP push and closes the listener.
+ * `/readyz`), `shutdown` makes the final OTLP push and closes the listener. `/metrics` answers in the
+ * exporter's text format, or in OpenMetrics with exemplars when `Accept` asks for it (openmetrics.ts).
  */
 import { createRequire } from 'node:module';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';

@@ -103,8 +103,7 @@ describe('/metrics in both formats from one service', () => {
         t
           .split('\n')
           .filter((l) => l !== '' && !l.startsWith('#'))
-          .map((l) => l.replace(/ # \{.*$/, ''))
-          .filter((l) => !l.startsWith('target_info'));
+          .map((l) => l.replace(/ # \{.*$/, ''));
       expect(samples(omText)).toEqual(samples(plainText));
       expect(omText).toMatch(new RegExp(`^tracejudge_evaluations_total\\{[^}]*outcome="fail"[^}]*\\} 1 # \\{trace_id="${T1}"\\} 1 \\d+\\.\\d{3}$`, 'm'));
       expect(omText).toMatch(new RegExp(`^tracejudge_evaluations_total\\{[^}]*outcome="pass"[^}]*\\} 1 # \\{trace_id="${T2}"\\} 1 `, 'm'));
