@@ -136,7 +136,8 @@ export function createSettings(config: Config, options: CreateSettingsOptions = 
   let resource: Resource | undefined;
   const resourceOf = (): Resource => (resource ??= serviceResource(env));
   const meters = createMeters({ emit: config.emit, env, resource: resourceOf, logger, ...(options.prometheus !== undefined ? { prometheus: options.prometheus } : {}) });
-  const telemetry = new Telemetry(meters.provider.getMeter('tracejudge'), { maxAgents: config.emit.metrics.maxAgents, allowAgents: config.emit.metrics.allowAgents });
+  const telemetry = new Telemetry(meters.provider.getMeter('tracejudge'), { maxAgents: config.emit.metrics.maxAgents, allowAgents: config.emit.metrics.allowAgents }, meters.exemplars, options.now ?? Date.now);
+  if (config.live.enabled && config.live.publicUrl !== undefined) telemetry.observeLiveUrl(config.live.publicUrl);
   const base: ComponentSettings = { logger, telemetry, secrets, now: options.now ?? Date.now };
   // Judge calls carry a marker header and user agent, so a host app that traces them never gets them scored.
   const judges = new JudgeResolver({ section: config.judge, env, settings: base, fetch: options.fetch ?? markJudgeFetch() });

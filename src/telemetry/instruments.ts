@@ -8,6 +8,7 @@
 import { createNoopMeter, type Counter, type Histogram, type Meter, type ObservableGauge } from '@opentelemetry/api';
 import type { ScoreRecord } from '../model/score-record.js';
 import { AgentNameLimiter, type AgentLimitOptions } from './agent-limiter.js';
+import type { ExemplarStore } from './exemplars.js';
 import { SummedCounter } from './summed-counter.js';
 
 /** Bucket boundaries for the score histogram: 0, 0.1, …, 1. */
@@ -81,6 +82,8 @@ export interface GaugeSources {
   bufferedTraces: Set<() => number>;
   wal: Set<() => WalGaugeSource>;
   tables: Set<() => readonly TableGauge[]>;
+  /** The live page's public URLs (`live.publicUrl`), on `tracejudge.live.info`. */
+  liveUrls: Set<string>;
 }
 
 function createInstruments(meter: Meter, sources: GaugeSources): Instruments {
@@ -110,6 +113,12 @@ function createInstruments(meter: Meter, sources: GaugeSources): Instruments {
   tableEntries.addCallback((result) => {
     for (const s of sources.tables) for (const t of s()) result.observe(t.entries, { table: t.table });
   });
+  // An info metric (value 1): alert rules read the live page's public URL from it (docs/alerting.md).
+  meter
+    .createObservableGauge('tracejudge.live.info', { description: "The live page's public URL (live.publicUrl), for links in alerts." })
+    .addCallback((result) => {
+      for (const url of sources.liveUrls) result.observe(1, { url });
+    });
   const bufferTraces = meter.createObservableGauge('tracejudge.buffer.traces', {
     description: 'Traces held by the assembler, waiting for their decision.',
     unit: '{trace}',
@@ -170,20 +179,27 @@ function createInstruments(meter: Meter, sources: GaugeSources): Instruments {
  * Result metrics (`tracejudge.evaluation.score`, `tracejudge.evaluations`) carry `gen_ai.evaluation.name`
  * and a bounded `gen_ai.agent.name`; never a trace id or free text.
  *
- * Exemplars: not recorded. @opentelemetry/sdk-metrics 2.x has no working exemplar support (opentelemetry-js
- * issue #5147) and @opentelemetry/exporter-prometheus writes the 0.0.4 text format, which has no exemplars.
+ * Exemplars: @opentelemetry/sdk-metrics 2.x has no working exemplar support (opentelemetry-js issue #5147)
+ * and @opentelemetry/exporter-prometheus writes the 0.0.4 text format, which has no exemplars. So each
+ * record's trace id is kept beside the instruments, in an {@link ExemplarStore} (the last one per series),
+ * which `/metrics` writes as exemplars when asked for OpenMetrics (openmetrics.ts). OTLP metrics carry none.
  */
 /** Why the pipeline skips an evaluation before the scorer runs (docs/records.md, "When there is no record"). */
 export const SKIP_REASONS = Object.freeze(['no-output', 'no-input', 'no-ground-truth', 'no-trajectory'] as const);
 
 export class Telemetry {
   readonly instruments: Instruments;
-  readonly #sources: GaugeSources = { bufferedTraces: new Set(), wal: new Set(), tables: new Set() };
+  readonly #sources: GaugeSources = { bufferedTraces: new Set(), wal: new Set(), tables: new Set(), liveUrls: new Set() };
   readonly #agents: AgentNameLimiter;
+  readonly #exemplars: ExemplarStore | undefined;
+  readonly #now: () => number;
 
-  constructor(meter: Meter, limits: AgentLimitOptions = { maxAgents: 100, allowAgents: [] }) {
+  /** `exemplars`: where result records leave their trace id for `/metrics` (absent: none kept). */
+  constructor(meter: Meter, limits: AgentLimitOptions = { maxAgents: 100, allowAgents: [] }, exemplars?: ExemplarStore, now: () => number = Date.now) {
     this.instruments = createInstruments(meter, this.#sources);
     this.#agents = new AgentNameLimiter(limits);
+    this.#exemplars = exemplars;
+    this.#now = now;
   }
 
   /** Instruments on a no-op meter. */
@@ -203,6 +219,12 @@ export class Telemetry {
     return () => this.#sources.tables.delete(source);
   }
 
+  /** Publish the live page's public URL on `tracejudge.live.info{url}`; returns the unregister function. */
+  observeLiveUrl(url: string): () => void {
+    this.#sources.liveUrls.add(url);
+    return () => this.#sources.liveUrls.delete(url);
+  }
+
   /** Report a write-ahead log's bytes and unsettled records; returns the unregister function. */
   observeWal(source: () => WalGaugeSource): () => void {
     this.#sources.wal.add(source);
@@ -216,10 +238,13 @@ export class Telemetry {
 
   /** Count one score record and, when it has a score, observe it on the histogram. */
   recordScore(record: ScoreRecord): void {
-    const attrs = { 'gen_ai.evaluation.name': record.scorer, 'gen_ai.agent.name': this.agentLabel(record.agentName) };
-    if (typeof record.score === 'number' && Number.isFinite(record.score) && !record.error) this.instruments.evaluationScore.record(record.score, attrs);
+    const agent = this.agentLabel(record.agentName);
+    const attrs = { 'gen_ai.evaluation.name': record.scorer, 'gen_ai.agent.name': agent };
+    const scored = typeof record.score === 'number' && Number.isFinite(record.score) && !record.error ? record.score : undefined;
+    if (scored !== undefined) this.instruments.evaluationScore.record(scored, attrs);
     const outcome = outcomeOf(record);
     this.instruments.evaluations.add(1, { ...attrs, outcome });
+    this.#exemplars?.record({ scorer: record.scorer, agent }, outcome, record.traceId, scored, this.#now());
     if ((record.unverified ?? 0) > 0) this.instruments.evaluationsUnverified.add(1, { ...attrs, outcome });
   }
 

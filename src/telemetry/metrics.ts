@@ -2,7 +2,8 @@
  * A service's MeterProvider and its metrics endpoint. The provider has a Prometheus reader when
  * `emit.prometheus` is on and, when OTLP export is on, a periodic OTLP metric reader. The endpoint is a
  * component: `start` listens on `emit.prometheus` (`/metrics`, plus routes such as `/healthz` and
- * `/readyz`), `shutdown` makes the final OTLP push and closes the listener.
+ * `/readyz`), `shutdown` makes the final OTLP push and closes the listener. `/metrics` answers in the
+ * exporter's text format, or in OpenMetrics with exemplars when `Accept` asks for it (openmetrics.ts).
  */
 import { createRequire } from 'node:module';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
@@ -18,7 +19,9 @@ import type { EmitConfig } from '../config/sections/emit.js';
 import { errorMessage } from '../errors.js';
 import { resolveOtlpSettings } from '../otlp/export-settings.js';
 import { createMetricExporter } from '../otlp/exporters.js';
+import { ExemplarStore } from './exemplars.js';
 import { SCORE_BUCKETS } from './instruments.js';
+import { acceptsOpenMetrics, OPENMETRICS_CONTENT_TYPE, toOpenMetrics } from './openmetrics.js';
 import type { TlsServerConfig } from '../config/sections/tls.js';
 import { TlsReloader } from '../tls/reloader.js';
 
@@ -57,15 +60,19 @@ export interface Meters {
   readonly provider: ServiceMeterProvider;
   /** The Prometheus reader, when there is one (the endpoint serves it). */
   readonly prometheus: PrometheusExporter | undefined;
+  /** The last trace id per result series, for the OpenMetrics exposition; only with a Prometheus reader. */
+  readonly exemplars: ExemplarStore | undefined;
 }
 
 /** The MeterProvider with its readers and views (score and judge-latency buckets). */
 export function createMeters(options: MeterProviderOptions): Meters {
   const readers: IMetricReader[] = [];
   let prometheus: PrometheusExporter | undefined;
+  let exemplars: ExemplarStore | undefined;
   if (options.prometheus ?? options.emit.prometheus.enabled) {
     prometheus = new (loadPrometheus().PrometheusExporter)({ preventServerStart: true });
     readers.push(prometheus);
+    exemplars = new ExemplarStore(SCORE_BUCKETS);
   }
   const otlp = resolveOtlpSettings(options.emit.otlp, options.env, options.logger);
   if (otlp) {
@@ -79,7 +86,7 @@ export function createMeters(options: MeterProviderOptions): Meters {
   }
   if (readers.length === 0) {
     const meter = createNoopMeter();
-    return { provider: { getMeter: () => meter, forceFlush: () => Promise.resolve(), shutdown: () => Promise.resolve() }, prometheus };
+    return { provider: { getMeter: () => meter, forceFlush: () => Promise.resolve(), shutdown: () => Promise.resolve() }, prometheus, exemplars };
   }
   const { MeterProvider, AggregationType } = loadSdk();
   const provider = new MeterProvider({
@@ -90,7 +97,7 @@ export function createMeters(options: MeterProviderOptions): Meters {
       { instrumentName: 'tracejudge.judge.duration', aggregation: { type: AggregationType.EXPLICIT_BUCKET_HISTOGRAM, options: { boundaries: JUDGE_DURATION_BUCKETS } } },
     ],
   });
-  return { provider, prometheus };
+  return { provider, prometheus, exemplars };
 }
 
 export interface MetricsEndpointOptions {
@@ -114,6 +121,26 @@ export interface MetricsEndpoint extends Component {
   /** Push OTLP metrics now (no-op without OTLP). */
   forceFlush(): Promise<void>;
 }
+
+/**
+ * `/metrics` as OpenMetrics with exemplars (openmetrics.ts): the exporter's collection, serialized as the
+ * exporter serializes it (same defaults, so the same bytes as the plain format), then rewritten.
+ */
+function serveOpenMetrics(exporter: PrometheusExporter, s: Serializer, exemplars: ExemplarStore | undefined, res: ServerResponse, logger: Logger): void {
+  exporter.collect().then(
+    ({ resourceMetrics, errors }) => {
+      if (errors.length > 0) logger.warn({ errors: errors.map(errorMessage) }, 'metrics collection errors');
+      res.statusCode = 200;
+      res.setHeader('content-type', OPENMETRICS_CONTENT_TYPE);
+      res.end(toOpenMetrics(s.serialize(resourceMetrics), exemplars));
+    },
+    (err: unknown) => {
+      res.statusCode = 500;
+      res.end(`# failed to export metrics: ${errorMessage(err)}\n`);
+    },
+  );
+}
+type Serializer = InstanceType<typeof import('@opentelemetry/exporter-prometheus').PrometheusSerializer>;
 
 function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
@@ -139,9 +166,13 @@ export function createMetricsEndpoint(options: MetricsEndpointOptions): MetricsE
     const exporter = meters.prometheus;
     if (!exporter) return;
     const routes = options.routes ?? {};
+    let serializer: Serializer | undefined;
     const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
-      if (path === '/metrics' && (req.method === 'GET' || req.method === 'HEAD')) exporter.getMetricsRequestHandler(req, res);
+      if (path === '/metrics' && (req.method === 'GET' || req.method === 'HEAD')) {
+        if (acceptsOpenMetrics(req.headers.accept)) serveOpenMetrics(exporter, (serializer ??= new (loadPrometheus().PrometheusSerializer)()), meters.exemplars, res, logger);
+        else exporter.getMetricsRequestHandler(req, res);
+      }
       else if (routes[path]) routes[path](req, res);
       else {
         res.statusCode = 404;

@@ -80,6 +80,8 @@ describe.skipIf(!hasPrometheus)('a judged hallucination in trace, log and metric
       '  stdout: { enabled: true }',
       `  otlp: { endpoint: ${JSON.stringify(receiver.httpUrl)}, protocol: http/json, timeoutMs: 5000 }`,
       '  prometheus: { port: 0 }',
+      // The alerts' live_url reads tracejudge_live_info, published from live.publicUrl (docs/alerting.md).
+      'live: { publicUrl: "https://tracejudge.example.com" }',
       'telemetry: { shutdownTimeoutMs: 8000 }',
       '',
     ].join('\n');

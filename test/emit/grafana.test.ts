@@ -31,6 +31,7 @@ interface Target {
   refId: string;
   expr?: string;
   query?: string;
+  exemplar?: boolean;
   datasource?: { uid: string; type: string };
 }
 interface Panel {
@@ -98,6 +99,26 @@ describe('Grafana dashboard', () => {
       if (p.datasource) expect(uids, p.title).toContain(p.datasource.uid);
       for (const t of p.targets ?? []) if (t.datasource) expect(uids, p.title).toContain(t.datasource.uid);
     }
+  });
+});
+
+describe('exemplars on the fail-rate panels', () => {
+  const failRate = dashboard.panels.filter((p) => /fail rate|failed tool call/i.test(p.title) && p.type === 'timeseries');
+
+  it('every fail-rate panel asks for exemplars on its fail-ratio query', () => {
+    expect(failRate.map((p) => p.id).sort((a, b) => a - b)).toEqual([4, 5, 20, 21]);
+    for (const p of failRate) {
+      const [ratio] = p.targets ?? [];
+      expect(ratio?.expr, p.title).toMatch(/tracejudge_evaluations_total\{[^}]*outcome="fail"/);
+      expect(ratio?.exemplar, p.title).toBe(true);
+    }
+  });
+
+  it('the Prometheus datasource opens the trace_id of an exemplar in the Tempo datasource', () => {
+    const ds = (parse(read('config/grafana/provisioning/datasources/datasources.yaml')) as { datasources: { uid: string; type: string; jsonData?: { exemplarTraceIdDestinations?: { name: string; datasourceUid: string }[] } }[] }).datasources;
+    const prometheus = ds.find((d) => d.uid === 'prometheus');
+    expect(prometheus?.jsonData?.exemplarTraceIdDestinations).toEqual([{ name: 'trace_id', datasourceUid: 'tempo' }]);
+    expect(ds.find((d) => d.uid === 'tempo')?.type).toBe('tempo');
   });
 });
 

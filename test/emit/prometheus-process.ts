@@ -30,6 +30,16 @@ export interface PromResult {
   value: [number, string];
 }
 
+/** Extra settings for {@link PrometheusProcess.start}. */
+export interface PrometheusOptions {
+  /** Extra command-line flags, e.g. `--enable-feature=exemplar-storage`. */
+  flags?: readonly string[];
+  /** Alertmanagers (host:port) to send alerts to. */
+  alertmanagers?: readonly string[];
+  /** `global.external_labels`. */
+  externalLabels?: Readonly<Record<string, string>>;
+}
+
 export class PrometheusProcess {
   private proc: ChildProcess | undefined;
   private dir = '';
@@ -37,12 +47,17 @@ export class PrometheusProcess {
   url = '';
 
   /** Start scraping `target` (host:port) every second, loading `ruleFiles`. */
-  async start(target: string, ruleFiles: readonly string[]): Promise<void> {
+  async start(target: string, ruleFiles: readonly string[], options: PrometheusOptions = {}): Promise<void> {
     this.dir = await mkdtemp(join(tmpdir(), 'tj-prom-'));
+    const labels = Object.entries(options.externalLabels ?? {});
     const config = [
       'global:',
       '  scrape_interval: 1s',
       '  evaluation_interval: 1s',
+      ...(labels.length > 0 ? ['  external_labels:', ...labels.map(([k, v]) => `    ${k}: ${JSON.stringify(v)}`)] : []),
+      ...(options.alertmanagers?.length
+        ? ['alerting:', '  alertmanagers:', '    - static_configs:', `        - targets: [${options.alertmanagers.map((a) => JSON.stringify(a)).join(', ')}]`]
+        : []),
       'rule_files:',
       ...ruleFiles.map((f) => `  - ${JSON.stringify(f)}`),
       'scrape_configs:',
@@ -56,7 +71,7 @@ export class PrometheusProcess {
     this.url = `http://127.0.0.1:${port}`;
     this.proc = spawn(
       PROMETHEUS_BIN,
-      [`--config.file=${join(this.dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(this.dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'],
+      [`--config.file=${join(this.dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(this.dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn', ...(options.flags ?? [])],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
     this.proc.stderr?.on('data', (c: Buffer) => {

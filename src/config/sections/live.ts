@@ -21,6 +21,16 @@ export const liveSection = z
       .refine((t) => /^https?:\/\//i.test(t), { message: 'must start with http:// or https://' })
       .refine((t) => t.includes('{traceId}'), { message: 'must contain the {traceId} placeholder' })
       .optional(),
+    /**
+     * The live page's address as people reach it (behind a proxy, a DNS name), e.g. `https://tracejudge.example.com`.
+     * Published as `tracejudge_live_info{url="…"}` on /metrics, from which the shipped alerts build a link to the
+     * page filtered to the alert's agent and scorer (docs/alerting.md). No query or fragment; a trailing `/` is dropped.
+     */
+    publicUrl: z
+      .url({ protocol: /^https?$/, message: 'must be an http:// or https:// URL' })
+      .refine((u) => !/[?#]/.test(u), { message: 'must have no query or fragment' })
+      .transform((u) => u.replace(/\/+$/, ''))
+      .optional(),
   })
   .prefault({});
 
