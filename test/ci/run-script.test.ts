@@ -144,9 +144,9 @@ describe('.ci/run installs Prometheus and Alertmanager and stops only what its i
     expect(existsSync(join(s.state, 'running.prometheus-alertmanager'))).toBe(true);
   });
 
-  it('installs nothing when promtool, prometheus, prometheus-alertmanager and chromium are there', async () => {
+  it('installs nothing when promtool, prometheus, prometheus-alertmanager, chromium and openssl are there', async () => {
     const s = sandbox();
-    for (const tool of ['promtool', 'prometheus', 'prometheus-alertmanager', 'chromium']) {
+    for (const tool of ['promtool', 'prometheus', 'prometheus-alertmanager', 'chromium', 'openssl']) {
       writeFileSync(join(s.state, '..', 'bin', tool), '#!/bin/sh\nexit 0\n');
       chmodSync(join(s.state, '..', 'bin', tool), 0o755);
     }
