@@ -337,8 +337,10 @@
     var rows = 0;
     var hidden = filters.outcome && filters.outcome !== 'skipped';
     if (!hidden) {
-      summary.agents.concat(summary.withoutAgent || []).forEach(function (a) {
+      var withoutAgent = summary.withoutAgent || [];
+      summary.agents.concat(withoutAgent).forEach(function (a) {
         if (filters.agent && a.name !== filters.agent) return;
+        var noAgentSpan = withoutAgent.indexOf(a) >= 0;
         var reasons = {};
         var total = 0;
         a.scorers.forEach(function (s) {
@@ -353,7 +355,7 @@
         var hints = (a.skipHints || []).map(function (h) { return el('p', { className: 'hint-line' }, [el('strong', null, [h.convention + ': ']), h.hint]); });
         body.appendChild(
           el('tr', { 'data-agent': a.name }, [
-            el('th', { scope: 'row' }, [a.name]),
+            el('th', { scope: 'row' }, noAgentSpan ? [a.name, el('br'), el('small', null, ['no agent span'])] : [a.name]),
             el('td', { className: 'num' }, [a.skippedRuns + ' / ' + a.runs]),
             el('td', null, Object.keys(reasons).sort().map(function (k) {
               return el('span', { className: 'skip-reason', 'data-reason': k }, [el('code', null, [k]), ': ' + reasons[k].join(', ')]);

@@ -425,6 +425,31 @@ describe.skipIf(!hasChromium)(`the live page in headless Chromium (skipped when 
     expect(await textOf('#skipped')).toContain('TRACELOOP_TRACE_CONTENT=true');
   }, 60_000);
 
+  it('hints at live.traceUrlTemplate when the summary says it is not set', async () => {
+    // This service has the template; the page's side of the hint is checked by answering its summary request
+    // with traceLinks false (the ring's side is in ring.test.ts).
+    await page.setRequestInterception(true);
+    const rewrite = (req: import('puppeteer-core').HTTPRequest): void => {
+      if (!req.url().includes('/api/summary')) {
+        void req.continue();
+        return;
+      }
+      void api<Record<string, unknown>>('api/summary').then((summary) =>
+        req.respond({ status: 200, contentType: 'application/json', body: JSON.stringify({ ...summary, traceLinks: false }) }),
+      );
+    };
+    page.on('request', rewrite);
+    try {
+      await page.goto(base, { waitUntil: 'load' });
+      await page.waitForSelector('body[data-loaded]');
+      expect(await js<boolean>(`document.querySelector('#trace-hint').hidden`)).toBe(false);
+      expect(await textOf('#trace-hint')).toContain('live.traceUrlTemplate');
+    } finally {
+      page.off('request', rewrite);
+      await page.setRequestInterception(false);
+    }
+  });
+
   it('prints without its controls, and its script threw nothing', async () => {
     expect(pageErrors).toEqual([]);
     await page.emulateMediaType('print');

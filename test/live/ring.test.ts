@@ -210,6 +210,12 @@ describe('LiveRing', () => {
     expect(ring.summary().agents).toEqual([]);
   });
 
+  it('says whether live.traceUrlTemplate is set (the page hints at it when not)', () => {
+    const c = clock();
+    expect(new LiveRing({ config: config(), now: c.now }).summary().traceLinks).toBe(false);
+    expect(new LiveRing({ config: config({ traceUrlTemplate: 'http://127.0.0.1:16686/trace/{traceId}' }), now: c.now }).summary().traceLinks).toBe(true);
+  });
+
   it('lists runs without an agent span apart from the agents, and flags their evaluations', () => {
     const c = clock();
     const ring = new LiveRing({ config: config(), now: c.now });
