@@ -101,6 +101,13 @@
 
   /** Options of a select: the names seen, plus the filter's value when it is not among them (a link may name an agent not seen yet). */
   function fillSelect(select, allText, groups, value) {
+    // Rebuilt only when the names change, so a refresh does not close a list the user has open.
+    var key = JSON.stringify([groups, value]);
+    if (select.getAttribute('data-options') === key) {
+      select.value = value;
+      return;
+    }
+    select.setAttribute('data-options', key);
     while (select.firstChild) select.removeChild(select.firstChild);
     select.appendChild(el('option', { value: '' }, [allText]));
     var seen = {};

@@ -8,7 +8,8 @@
  * skipped runs are shown with their reason and fix, that the LLM call is not listed as an agent, the full trace
  * id and its copy button, that `<script>` text injected in a trace is shown as text and never runs, that the
  * page updates itself without a reload, that it is printable, and saves screenshots (under the test's temp dir;
- * the first is copied to docs/images/live-page.png for the README when TRACEJUDGE_UPDATE_SCREENSHOT=1).
+ * the first is copied to docs/images/live-page.png for the README when TRACEJUDGE_UPDATE_SCREENSHOT=1; all are
+ * kept in TRACEJUDGE_SCREENSHOT_DIR when set).
  */
 import { randomBytes } from 'node:crypto';
 import { copyFile, mkdir, readFile, stat } from 'node:fs/promises';
@@ -102,6 +103,11 @@ let driver: DemoDriver;
 let base: string;
 let browser: Browser | undefined;
 let page: Page;
+
+/** Where screenshots go: TRACEJUDGE_SCREENSHOT_DIR to keep them, else the test's temp dir (removed at the end). */
+function shots(): string {
+  return process.env.TRACEJUDGE_SCREENSHOT_DIR ?? join(dir, 'shots');
+}
 /** Errors thrown by the page's own script (none expected). */
 const pageErrors: string[] = [];
 
@@ -324,13 +330,13 @@ describe.skipIf(!hasChromium)(`the live page in headless Chromium (skipped when 
     expect(sampling).toContain('weather-agent');
     expect(sampling).toMatch(/\d+ \/ \d+/);
 
-    await mkdir(join(dir, 'shots'), { recursive: true });
-    await page.screenshot({ path: join(dir, 'shots', 'live-page.png'), fullPage: true });
-    expect((await stat(join(dir, 'shots', 'live-page.png'))).size).toBeGreaterThan(10_000);
+    await mkdir(shots(), { recursive: true });
+    await page.screenshot({ path: join(shots(), 'live-page.png'), fullPage: true });
+    expect((await stat(join(shots(), 'live-page.png'))).size).toBeGreaterThan(10_000);
     // TRACEJUDGE_UPDATE_SCREENSHOT=1 refreshes the README's copy; a normal run leaves the tree as it is.
     if (process.env.TRACEJUDGE_UPDATE_SCREENSHOT === '1') {
       await mkdir(fileURLToPath(new URL('../../docs/images/', import.meta.url)), { recursive: true });
-      await copyFile(join(dir, 'shots', 'live-page.png'), README_SHOT);
+      await copyFile(join(shots(), 'live-page.png'), README_SHOT);
     }
   });
 
@@ -354,7 +360,7 @@ describe.skipIf(!hasChromium)(`the live page in headless Chromium (skipped when 
     // And the agents table counts it.
     const agentRow = await js<string[]>(`[...(document.querySelector('#agents tr[data-agent="silent-agent"]')?.cells ?? [])].map((c) => c.textContent.trim())`);
     expect(agentRow[5]).toBe('1');
-    await page.screenshot({ path: join(dir, 'shots', 'live-page-skipped.png'), fullPage: true });
+    await page.screenshot({ path: join(shots(), 'live-page-skipped.png'), fullPage: true });
   });
 
   it('updates itself without a reload, and shows injected markup as text without running it', async () => {
@@ -377,7 +383,7 @@ describe.skipIf(!hasChromium)(`the live page in headless Chromium (skipped when 
     );
     expect(injected).toEqual({ flag: 'undefined', scripts: 0, images: 0 });
     expect(await textOf('#announce')).toMatch(/new failing evaluation/);
-    await page.screenshot({ path: join(dir, 'shots', 'live-page-injection.png'), fullPage: true });
+    await page.screenshot({ path: join(shots(), 'live-page-injection.png'), fullPage: true });
   }, 60_000);
 
   it('applies the agent, scorer and outcome filters from the URL to every table, and writes them back', async () => {
@@ -406,7 +412,7 @@ describe.skipIf(!hasChromium)(`the live page in headless Chromium (skipped when 
     expect(sampling).toEqual([expect.stringMatching(/^order-agent\|grounding/)]);
     expect(await textOf('#skipped')).toContain('Not shown: the outcome filter is "fail"');
     expect(await textOf('#f-status')).toBe('Showing agent = order-agent, scorer = grounding, outcome = fail');
-    await page.screenshot({ path: join(dir, 'shots', 'live-page-filtered.png'), fullPage: true });
+    await page.screenshot({ path: join(shots(), 'live-page-filtered.png'), fullPage: true });
 
     // Changing a filter in the page writes the URL (an alert link and a shared link are the same thing).
     await page.select('#f-scorer', '');
