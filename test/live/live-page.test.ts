@@ -286,6 +286,10 @@ describe.skipIf(!hasChromium)(`the live page in headless Chromium (skipped when 
     expect(await textOf('#without-agent')).toContain('openai.chat');
     expect(await js<boolean>(`document.querySelector('#without-agent-section').hidden`)).toBe(false);
 
+    // Compact rows: the newest failing run starts on the first screen (1366 × 900), below every agent.
+    const firstRunTop = await js<number>(`document.querySelector('#fails tbody tr[data-run]').getBoundingClientRect().top + window.scrollY`);
+    expect(firstRunTop).toBeLessThan(900);
+
     // One row per failing run, with every failing scorer and its reason.
     const fails = await failing();
     const byRun = failingRuns(fails);
