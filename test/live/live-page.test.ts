@@ -324,11 +324,6 @@ describe.skipIf(!hasChromium)(`the live page in headless Chromium (skipped when 
     // With the template set there is no hint about it.
     expect(summary.traceLinks).toBe(true);
     expect(await js<boolean>(`document.querySelector('#trace-hint').hidden`)).toBe(true);
-    // The copy button puts the whole trace id on the clipboard.
-    await page.click(`${orderRow} button.copy`);
-    await page.waitForFunction(`document.querySelector('${orderRow} button.copy').getAttribute('data-copied') !== null`);
-    expect(await js<string | null>(`document.querySelector('${orderRow} button.copy').getAttribute('data-copied')`)).toBe('true');
-    expect(await js<string>('navigator.clipboard.readText()')).toBe(order?.traceId);
 
     const sampling = await textOf('#sampling');
     expect(sampling).toContain('weather-agent');
@@ -342,6 +337,12 @@ describe.skipIf(!hasChromium)(`the live page in headless Chromium (skipped when 
       await mkdir(fileURLToPath(new URL('../../docs/images/', import.meta.url)), { recursive: true });
       await copyFile(join(shots(), 'live-page.png'), README_SHOT);
     }
+
+    // After the screenshot (the button says Copied for a while): the copy button puts the whole trace id on the clipboard.
+    await page.click(`${orderRow} button.copy`);
+    await page.waitForFunction(`document.querySelector('${orderRow} button.copy').getAttribute('data-copied') !== null`);
+    expect(await js<string | null>(`document.querySelector('${orderRow} button.copy').getAttribute('data-copied')`)).toBe('true');
+    expect(await js<string>('navigator.clipboard.readText()')).toBe(order?.traceId);
   });
 
   it('shows skipped runs with the reason per scorer and the fix for the convention', async () => {
