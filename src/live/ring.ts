@@ -12,6 +12,8 @@ import type { LiveConfig } from '../config/sections/live.js';
 import type { JudgeEconomics } from '../judge/economics/economics.js';
 import type { ScoreRecord } from '../model/score-record.js';
 import type { RunObserver, ScoredRun } from '../pipeline/pipeline.js';
+import { emptyRunWarning } from '../extract/empty-runs.js';
+import { SKIP_REASONS } from '../telemetry/instruments.js';
 import { runExcerpt, type RunExcerpt } from './excerpt.js';
 import { failRateOf, meanOf, OTHER_AGENT, Tally } from './tally.js';
 import { traceUrl } from './trace-url.js';
@@ -41,6 +43,8 @@ export interface LiveEvaluation {
   judgeModel?: string;
   /** Excerpts of the run, kept for runs with a failing or unscored evaluation (the page shows those). */
   run?: RunExcerpt;
+  /** The run has no agent span (LLM calls alone): `agent` is then the name of its top-level span. */
+  noAgentSpan?: true;
 }
 
 /** What a scorer in the ring is (from the configured scorers). */
@@ -64,11 +68,15 @@ interface MinuteCounts {
   sampled: number;
   /** Rate of the last decision. */
   rate: number;
+  /** Sampled evaluations that did not apply (no record), per reason (`no_output`, …, as the metric's label). */
+  skips?: Map<string, number>;
 }
 
 interface MinuteBucket {
   minute: number;
   runs: number;
+  /** Runs with at least one skipped evaluation. */
+  skippedRuns: number;
   scorers: Map<string, MinuteCounts>;
 }
 
@@ -89,6 +97,8 @@ export interface LiveScorerSummary {
   /** Mean score per minute, oldest first, `null` for a minute without scores (length `trendMinutes`). */
   trend: (number | null)[];
   sampling: { seen: number; sampled: number; effectiveRate: number | null; rate: number | null };
+  /** Sampled evaluations that did not apply to the run, per reason (`no_output`, `no_input`, …). */
+  skipped: Record<string, number>;
   /** Judge calls since start (judge scorers with a judge; from the judge economics). */
   judge?: { requests: number; inputTokens: number; outputTokens: number; costUsd: number };
   /** Use of each matching `economics.budgets` allowance in its current window. */
@@ -102,6 +112,15 @@ export interface LiveAgentSummary {
   runsPerMinute: number;
   /** Since start (not bounded by the window). */
   totalRuns: number;
+  /** Fails of all its scorers in the window (agents are listed by this, most first). */
+  fails: number;
+  /** Runs in the window with at least one skipped evaluation. */
+  skippedRuns: number;
+  /**
+   * Why its runs were skipped and how to fix it, per convention: the newest `extract --explain` warning for a
+   * run with no input or output text (src/extract/empty-runs.ts).
+   */
+  skipHints: { convention: string; hint: string }[];
   scorers: LiveScorerSummary[];
 }
 
@@ -115,8 +134,16 @@ export interface LiveSummary {
   heldEvaluations: number;
   /** Always true: the ring is in memory and a restart empties it. */
   inMemory: true;
-  totals: { runs: number; evaluations: number; fails: number; unscored: number };
+  totals: { runs: number; evaluations: number; fails: number; unscored: number; skippedRuns: number };
+  /** Agent runs, failing agents first (most fails first), then by name; `other` last. */
   agents: LiveAgentSummary[];
+  /**
+   * Runs with no agent span (LLM calls outside any agent), by the name of their top-level span (often the LLM
+   * call's, such as `openai.chat`): scored, but not agents, so not listed among them. Same order.
+   */
+  withoutAgent: LiveAgentSummary[];
+  /** `live.traceUrlTemplate` is set (the page hints at it otherwise). */
+  traceLinks: boolean;
 }
 
 export interface EvaluationQuery {
@@ -151,6 +178,10 @@ export class LiveRing implements Component, RunObserver {
   #next = 0;
   #count = 0;
   readonly #minutes = new Map<string, MinuteBucket[]>();
+  /** Runs without an agent span, by top-level span name (bounded like agents). */
+  readonly #withoutAgent = new Map<string, MinuteBucket[]>();
+  /** Newest skip hint per agent and convention, with its minute (dropped with the window). */
+  readonly #hints = new Map<string, Map<string, { hint: string; minute: number }>>();
   readonly #totals: Tally;
   readonly #startedAt: number;
 
@@ -178,11 +209,33 @@ export class LiveRing implements Component, RunObserver {
     return this.#totals;
   }
 
-  runScored({ context, records, decisions }: ScoredRun): void {
+  runScored({ context, records, decisions, skipped }: ScoredRun): void {
     const now = this.#now();
-    const agent = this.#agentKey(context.run.agentName);
-    const bucket = this.#bucket(agent, Math.floor(now / MINUTE_MS));
+    const minute = Math.floor(now / MINUTE_MS);
+    const noAgentSpan = isWithoutAgentSpan(context.run.notes);
+    const groups = noAgentSpan ? this.#withoutAgent : this.#minutes;
+    const agent = this.#agentKey(groups, context.run.agentName);
+    const bucket = this.#bucket(groups, agent, minute);
     bucket.runs++;
+    if (skipped && skipped.length > 0) {
+      bucket.skippedRuns++;
+      let hinted = false;
+      for (const k of skipped) {
+        const c = this.#counts(bucket, k.scorer);
+        const why = skipLabel(k.reason);
+        (c.skips ??= new Map<string, number>()).set(why, (c.skips.get(why) ?? 0) + 1);
+        if (!hinted && (k.reason === 'no-output' || k.reason === 'no-input')) {
+          hinted = true;
+          // The ring does not know how many log records arrived for the trace, so that clause is left out (1).
+          const hint = emptyRunWarning(context.run, 1);
+          if (hint !== undefined && !noAgentSpan) {
+            let byConvention = this.#hints.get(agent);
+            if (!byConvention) this.#hints.set(agent, (byConvention = new Map<string, { hint: string; minute: number }>()));
+            byConvention.set(context.run.convention, { hint, minute });
+          }
+        }
+      }
+    }
     for (const d of decisions) {
       const c = this.#counts(bucket, d.scorer);
       c.seen++;
@@ -204,7 +257,11 @@ export class LiveRing implements Component, RunObserver {
     if (records.length === 0) return;
     // Most runs pass: their excerpt would cost more than the rest of this method, and the page never shows it.
     const run = records.some((r) => r.label !== 'pass') ? runExcerpt(context.run) : undefined;
-    for (const r of records) this.#push(this.#evaluation(r, run));
+    for (const r of records) {
+      const e = this.#evaluation(r, run);
+      if (noAgentSpan) e.noAgentSpan = true;
+      this.#push(e);
+    }
   }
 
   /** Newest first, filtered; never older than the window. */
@@ -232,33 +289,26 @@ export class LiveRing implements Component, RunObserver {
     const window = this.#config.windowMinutes;
     const trendMinutes = Math.min(window, TREND_MINUTES);
     this.#prune(nowMinute);
-    const agents: LiveAgentSummary[] = [];
-    const totals = { runs: 0, evaluations: 0, fails: 0, unscored: 0 };
+    const totals = { runs: 0, evaluations: 0, fails: 0, unscored: 0, skippedRuns: 0 };
     // Minutes the window has covered so far (at least one), for a fair runs-per-minute at start.
     const coveredMinutes = Math.max(1, Math.min(window, (now - this.#startedAt) / MINUTE_MS));
-    for (const [name, buckets] of [...this.#minutes].sort(([a], [b]) => (a === OTHER_AGENT ? 1 : b === OTHER_AGENT ? -1 : a.localeCompare(b)))) {
-      let runs = 0;
-      const scorers = new Map<string, { all: MinuteCounts; trend: (number | null)[] }>();
-      for (const b of buckets) {
-        runs += b.runs;
-        for (const [scorer, c] of b.scorers) {
-          let s = scorers.get(scorer);
-          if (!s) scorers.set(scorer, (s = { all: emptyMinute(), trend: new Array<number | null>(trendMinutes).fill(null) }));
-          addMinute(s.all, c);
-          const slot = trendMinutes - 1 - (nowMinute - b.minute);
-          if (slot >= 0 && c.scored > 0) s.trend[slot] = c.sum / c.scored;
+    const groups = (from: Map<string, MinuteBucket[]>, agentRuns: boolean): LiveAgentSummary[] => {
+      const out: LiveAgentSummary[] = [];
+      for (const [name, buckets] of from) {
+        const a = this.#groupSummary(name, buckets, nowMinute, trendMinutes, coveredMinutes, agentRuns);
+        out.push(a);
+        totals.runs += a.runs;
+        totals.skippedRuns += a.skippedRuns;
+        totals.fails += a.fails;
+        for (const r of a.scorers) {
+          totals.evaluations += r.evaluations;
+          totals.unscored += r.unscored;
         }
       }
-      const rows = [...scorers].sort(([a], [b]) => this.#scorerOrder(a) - this.#scorerOrder(b) || a.localeCompare(b)).map(([scorer, s]) => this.#scorerSummary(name, scorer, s.all, s.trend));
-      const total = this.#totals.agents().find(([n]) => n === name)?.[1];
-      agents.push({ name, runs, runsPerMinute: runs / coveredMinutes, totalRuns: total?.runs ?? runs, scorers: rows });
-      totals.runs += runs;
-      for (const r of rows) {
-        totals.evaluations += r.evaluations;
-        totals.fails += r.fails;
-        totals.unscored += r.unscored;
-      }
-    }
+      return out.sort(byFailsThenName);
+    };
+    const agents = groups(this.#minutes, true);
+    const withoutAgent = groups(this.#withoutAgent, false);
     return {
       generatedAt: new Date(now).toISOString(),
       startedAt: new Date(this.#startedAt).toISOString(),
@@ -269,7 +319,32 @@ export class LiveRing implements Component, RunObserver {
       inMemory: true,
       totals,
       agents,
+      withoutAgent,
+      traceLinks: this.#config.traceUrlTemplate !== undefined,
     };
+  }
+
+  /** One agent's (or one span name's) rows over the window. */
+  #groupSummary(name: string, buckets: readonly MinuteBucket[], nowMinute: number, trendMinutes: number, coveredMinutes: number, agentRuns: boolean): LiveAgentSummary {
+    let runs = 0;
+    let skippedRuns = 0;
+    const scorers = new Map<string, { all: MinuteCounts; trend: (number | null)[] }>();
+    for (const b of buckets) {
+      runs += b.runs;
+      skippedRuns += b.skippedRuns;
+      for (const [scorer, c] of b.scorers) {
+        let s = scorers.get(scorer);
+        if (!s) scorers.set(scorer, (s = { all: emptyMinute(), trend: new Array<number | null>(trendMinutes).fill(null) }));
+        addMinute(s.all, c);
+        const slot = trendMinutes - 1 - (nowMinute - b.minute);
+        if (slot >= 0 && c.scored > 0) s.trend[slot] = c.sum / c.scored;
+      }
+    }
+    const rows = [...scorers].sort(([a], [b]) => this.#scorerOrder(a) - this.#scorerOrder(b) || a.localeCompare(b)).map(([scorer, s]) => this.#scorerSummary(name, scorer, s.all, s.trend));
+    const total = agentRuns ? this.#totals.agents().find(([n]) => n === name)?.[1] : undefined;
+    const skipHints = agentRuns ? [...(this.#hints.get(name) ?? [])].map(([convention, h]) => ({ convention, hint: h.hint })) : [];
+    const fails = rows.reduce((n, r) => n + r.fails, 0);
+    return { name, runs, runsPerMinute: runs / coveredMinutes, totalRuns: total?.runs ?? runs, fails, skippedRuns, skipHints, scorers: rows };
   }
 
   #scorerOrder(name: string): number {
@@ -295,6 +370,7 @@ export class LiveRing implements Component, RunObserver {
       unverified: c.unverified,
       trend,
       sampling: { seen: c.seen, sampled: c.sampled, effectiveRate: c.seen > 0 ? c.sampled / c.seen : null, rate: c.seen > 0 ? c.rate : null },
+      skipped: c.skips ? Object.fromEntries(c.skips) : {},
     };
     const economics = this.#economics;
     if (economics && info?.kind === 'judge') {
@@ -343,19 +419,19 @@ export class LiveRing implements Component, RunObserver {
     if (this.#count < this.#slots.length) this.#count++;
   }
 
-  #agentKey(agentName: string): string {
-    if (this.#minutes.has(agentName) || this.#minutes.size < this.#config.maxAgents) return agentName;
+  #agentKey(groups: Map<string, MinuteBucket[]>, agentName: string): string {
+    if (groups.has(agentName) || groups.size < this.#config.maxAgents) return agentName;
     return OTHER_AGENT;
   }
 
-  #bucket(agent: string, minute: number): MinuteBucket {
-    let buckets = this.#minutes.get(agent);
-    if (!buckets) this.#minutes.set(agent, (buckets = []));
+  #bucket(groups: Map<string, MinuteBucket[]>, agent: string, minute: number): MinuteBucket {
+    let buckets = groups.get(agent);
+    if (!buckets) groups.set(agent, (buckets = []));
     const last = buckets[buckets.length - 1];
     if (last && last.minute === minute) return last;
     // A clock step backwards keeps counting into the newest bucket rather than reordering the list.
     if (last && last.minute > minute) return last;
-    const b: MinuteBucket = { minute, runs: 0, scorers: new Map() };
+    const b: MinuteBucket = { minute, runs: 0, skippedRuns: 0, scorers: new Map() };
     buckets.push(b);
     if (buckets.length > this.#config.windowMinutes) buckets.splice(0, buckets.length - this.#config.windowMinutes);
     return b;
@@ -370,11 +446,17 @@ export class LiveRing implements Component, RunObserver {
   /** Drop minute buckets older than the window (agents with none left disappear from the page). */
   #prune(nowMinute: number): void {
     const first = nowMinute - this.#config.windowMinutes + 1;
-    for (const [agent, buckets] of this.#minutes) {
-      let drop = 0;
-      while (drop < buckets.length && (buckets[drop] as MinuteBucket).minute < first) drop++;
-      if (drop > 0) buckets.splice(0, drop);
-      if (buckets.length === 0) this.#minutes.delete(agent);
+    for (const groups of [this.#minutes, this.#withoutAgent]) {
+      for (const [agent, buckets] of groups) {
+        let drop = 0;
+        while (drop < buckets.length && (buckets[drop] as MinuteBucket).minute < first) drop++;
+        if (drop > 0) buckets.splice(0, drop);
+        if (buckets.length === 0) groups.delete(agent);
+      }
+    }
+    for (const [agent, byConvention] of this.#hints) {
+      for (const [convention, h] of byConvention) if (h.minute < first) byConvention.delete(convention);
+      if (byConvention.size === 0 || !this.#minutes.has(agent)) this.#hints.delete(agent);
     }
   }
 }
@@ -390,8 +472,28 @@ function addMinute(into: MinuteCounts, c: MinuteCounts): void {
   into.fails += c.fails;
   into.unscored += c.unscored;
   into.unverified += c.unverified;
+  if (c.skips) for (const [why, n] of c.skips) (into.skips ??= new Map<string, number>()).set(why, (into.skips.get(why) ?? 0) + n);
   into.seen += c.seen;
   into.sampled += c.sampled;
   // The newest bucket comes last, so the last decision's rate wins.
   if (c.seen > 0) into.rate = c.rate;
+}
+
+/**
+ * A run built from LLM calls with no agent span: extraction names it after its top-level span (often the LLM
+ * call itself, `openai.chat`) and says so in its notes (src/extract/runs.ts). Not an agent, so not listed as one.
+ */
+function isWithoutAgentSpan(notes: readonly string[] | undefined): boolean {
+  return notes !== undefined && notes.some((n) => n.startsWith('no agent span'));
+}
+
+/** The skip reason as the metric labels it (`no_output`, …; a scorer's own reason is `not_scorable`). */
+function skipLabel(reason: string): string {
+  return (SKIP_REASONS as readonly string[]).includes(reason) ? reason.replace(/-/g, '_') : 'not_scorable';
+}
+
+/** Most fails first, then by name; `other` last. */
+function byFailsThenName(a: LiveAgentSummary, b: LiveAgentSummary): number {
+  if (a.name === OTHER_AGENT || b.name === OTHER_AGENT) return a.name === b.name ? 0 : a.name === OTHER_AGENT ? 1 : -1;
+  return b.fails - a.fails || a.name.localeCompare(b.name);
 }

@@ -58,4 +58,22 @@ describe('run observers', () => {
     ]);
     expect(pipeline.stats()).toMatchObject({ runs: 1, records: 1, notSampled: 1 });
   });
+
+  it('hear of sampled evaluations that did not apply, with the reason (the live page shows skipped runs)', async () => {
+    const seen: ScoredRun[] = [];
+    const pipeline = createPipeline({
+      scorers: [similarity('kept'), { ...similarity('needs-truth'), needsGroundTruth: true }],
+      emitter: new MemoryEmitter(),
+      source: 'file',
+      judgeConcurrency: 1,
+      maxQueuedJudgeEvaluations: 10,
+      settings: componentSettings(),
+      observers: [{ runScored: (run) => void seen.push(run) }],
+    });
+    await pipeline.handleTrace(fixtureTrace('aisdk6-two-tools'));
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.records.map((r) => r.scorer)).toEqual(['kept']);
+    expect(seen[0]?.skipped).toEqual([{ scorer: 'needs-truth', reason: 'no-ground-truth' }]);
+    expect(pipeline.stats()).toMatchObject({ skipped: 1 });
+  });
 });

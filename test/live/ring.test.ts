@@ -107,7 +107,7 @@ describe('LiveRing', () => {
     expect(h).toMatchObject({ evaluations: 1, scored: 0, unscored: 1, mean: null, failRate: null });
     // The configured scorer comes first.
     expect(agent?.scorers.map((x) => x.name)).toEqual(['grounding', 'hallucination']);
-    expect(s.totals).toEqual({ runs: 2, evaluations: 3, fails: 1, unscored: 1 });
+    expect(s.totals).toEqual({ runs: 2, evaluations: 3, fails: 1, unscored: 1, skippedRuns: 0 });
   });
 
   it('forgets what is older than the window (minute counts and evaluations), but keeps totals since start', () => {
@@ -163,6 +163,73 @@ describe('LiveRing', () => {
     expect(ring.evaluations()[0]?.traceUrl).toBe(`http://127.0.0.1:16686/trace/${r.traceId}?span=${r.spanId}`);
     expect(liveSection.safeParse({ traceUrlTemplate: 'javascript:alert(1)//{traceId}' }).success).toBe(false);
     expect(liveSection.safeParse({ traceUrlTemplate: 'http://x/trace' }).success).toBe(false);
+  });
+
+  it('lists failing agents first (most fails in the window), then by name, with their fails counted', () => {
+    const c = clock();
+    const ring = new LiveRing({ config: config(), now: c.now });
+    const feed = (name: string, scores: number[]): void => {
+      for (const sc of scores) {
+        const r = run(name);
+        ring.runScored({ context: ctx(r), records: [rec(r, 'grounding', sc, c.now())], decisions: [] });
+      }
+    };
+    feed('alpha-agent', [1, 1]);
+    feed('beta-agent', [0, 1]);
+    feed('zeta-agent', [0, 0, 1]);
+    feed('gamma-agent', [1]);
+    const s = ring.summary();
+    expect(s.agents.map((a) => [a.name, a.fails])).toEqual([
+      ['zeta-agent', 2],
+      ['beta-agent', 1],
+      ['alpha-agent', 0],
+      ['gamma-agent', 0],
+    ]);
+  });
+
+  it('counts skipped evaluations per agent, scorer and reason, with the extract --explain hint for empty runs', () => {
+    const c = clock();
+    const ring = new LiveRing({ config: config(), now: c.now });
+    const empty = run('quiet-agent', { convention: 'openllmetry', output: [] });
+    ring.runScored({ context: ctx(empty), records: [], decisions: [], skipped: [{ scorer: 'grounding', reason: 'no-output' }, { scorer: 'answered', reason: 'no-output' }] });
+    const noTruth = run('quiet-agent');
+    ring.runScored({ context: ctx(noTruth), records: [rec(noTruth, 'grounding', 1, c.now())], decisions: [], skipped: [{ scorer: 'exact', reason: 'no-ground-truth' }, { scorer: 'custom', reason: 'the scorer said no' }] });
+    const s = ring.summary();
+    const a = s.agents.find((x) => x.name === 'quiet-agent');
+    expect(a?.runs).toBe(2);
+    expect(a?.skippedRuns).toBe(2);
+    expect(s.totals.skippedRuns).toBe(2);
+    const skipped = Object.fromEntries((a?.scorers ?? []).map((x) => [x.name, x.skipped]));
+    expect(skipped).toEqual({ grounding: { no_output: 1 }, answered: { no_output: 1 }, exact: { no_ground_truth: 1 }, custom: { not_scorable: 1 } });
+    expect(a?.skipHints).toHaveLength(1);
+    expect(a?.skipHints[0]?.convention).toBe('openllmetry');
+    expect(a?.skipHints[0]?.hint).toContain('TRACELOOP_TRACE_CONTENT=true');
+    expect(a?.skipHints[0]?.hint).toContain('no output text');
+    // The hints leave with the window.
+    c.advance(31 * MIN);
+    expect(ring.summary().agents).toEqual([]);
+  });
+
+  it('says whether live.traceUrlTemplate is set (the page hints at it when not)', () => {
+    const c = clock();
+    expect(new LiveRing({ config: config(), now: c.now }).summary().traceLinks).toBe(false);
+    expect(new LiveRing({ config: config({ traceUrlTemplate: 'http://127.0.0.1:16686/trace/{traceId}' }), now: c.now }).summary().traceLinks).toBe(true);
+  });
+
+  it('lists runs without an agent span apart from the agents, and flags their evaluations', () => {
+    const c = clock();
+    const ring = new LiveRing({ config: config(), now: c.now });
+    const llm = run('openai.chat', { notes: ['no agent span: run built from the top-level span 0000000a `openai.chat`'] });
+    ring.runScored({ context: ctx(llm), records: [rec(llm, 'grounding', 0, c.now())], decisions: [] });
+    const agent = run('billing-agent');
+    ring.runScored({ context: ctx(agent), records: [rec(agent, 'grounding', 1, c.now())], decisions: [] });
+    const s = ring.summary();
+    expect(s.agents.map((a) => a.name)).toEqual(['billing-agent']);
+    expect(s.withoutAgent.map((a) => [a.name, a.runs, a.fails])).toEqual([['openai.chat', 1, 1]]);
+    expect(s.totals.runs).toBe(2);
+    const fails = ring.evaluations({ label: 'fail' });
+    expect(fails.map((e) => [e.agent, e.noAgentSpan])).toEqual([['openai.chat', true]]);
+    expect(ring.evaluations({ label: 'pass' })[0]?.noAgentSpan).toBeUndefined();
   });
 });
 
