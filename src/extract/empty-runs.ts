@@ -30,6 +30,14 @@ const LIKELY_CAUSE: Record<Convention, string> = {
   mapping: 'the configured extract.mappings attributes for input and output were not on the span',
 };
 
+/**
+ * How to get content into runs of `convention`: where the convention keeps message content and the app
+ * setting that usually leaves it out (the likely cause `extract --explain` gives for an empty run).
+ */
+export function contentCaptureHint(convention: Convention): string {
+  return LIKELY_CAUSE[convention];
+}
+
 /** A warning for a found-but-empty run, or `undefined` when the run has input and output text. */
 export function emptyRunWarning(run: AgentRun, logRecords: number): string | undefined {
   const missing = [hasInputText(run) ? undefined : 'input', hasOutputText(run) ? undefined : 'output'].filter((m) => m !== undefined);

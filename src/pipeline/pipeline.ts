@@ -78,6 +78,8 @@ export interface ScoredRun {
   records: readonly ScoreRecord[];
   /** The sampling decision per scorer, in scorer order (`sampled: true` for every scorer under `score --all`). */
   decisions: readonly { scorer: string; sampled: boolean; rate: number }[];
+  /** The sampled evaluations that did not apply (no record; counted as skipped), with the reason of each; absent: none. */
+  skipped?: readonly { scorer: string; reason: string }[];
 }
 
 /**
@@ -196,13 +198,14 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     );
   };
 
-  const settle = (outcome: EvaluationOutcome, context: AgentRunContext, scorer: ConfiguredScorer, out: ScoreRecord[]): void => {
+  const settle = (outcome: EvaluationOutcome, context: AgentRunContext, scorer: ConfiguredScorer, out: ScoreRecord[], skipped: { scorer: string; reason: string }[]): void => {
     if (outcome.kind === 'record') {
       out.push(outcome.record);
       if (outcome.record.error) stats.errors++;
       else stats.records++;
     } else {
       stats.skipped++;
+      skipped.push({ scorer: scorer.name, reason: outcome.reason });
       telemetry.recordSkipped(context.run.agentName, scorer.name, outcome.reason);
     }
   };
@@ -266,8 +269,9 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     context: AgentRunContext,
     source: SourceKind,
     traceSpans: readonly Span[],
-  ): Promise<{ records: ScoreRecord[]; emittedEarly: number; decisions: ScoredRun['decisions']; delivered: boolean }> {
+  ): Promise<{ records: ScoreRecord[]; emittedEarly: number; decisions: ScoredRun['decisions']; skipped: { scorer: string; reason: string }[]; delivered: boolean }> {
     const records: ScoreRecord[] = [];
+    const skipped: { scorer: string; reason: string }[] = [];
     const decisions: { scorer: string; sampled: boolean; rate: number }[] = [];
     const codeScores: Record<string, number> = {};
     let codeUnverified: Record<string, number> | undefined;
@@ -297,7 +301,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       }
       const outcome = await evaluate(argsOf(common, scorer, decision.rate));
       note(scorer.name, outcome);
-      settle(outcome, context, scorer, records);
+      settle(outcome, context, scorer, records, skipped);
     }
     const pending: Promise<void>[] = [];
     for (const scorer of judgeScorers) {
@@ -314,7 +318,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
             () => ({ scorer, outcome: shedRecord(context, scorer, decision.rate, source) }),
           )
           .then((done) => {
-            if (done) settle(done.outcome, context, done.scorer, records);
+            if (done) settle(done.outcome, context, done.scorer, records, skipped);
           }),
       );
     }
@@ -328,7 +332,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     } finally {
       if (early) delivered = await early;
     }
-    return { records, emittedEarly, decisions, delivered };
+    return { records, emittedEarly, decisions, skipped, delivered };
   }
 
   /** Delivers to every output (src/emit/deliver.ts); false when the shutdown stopped it first. */
@@ -346,7 +350,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     if (runs.length > 0) telemetry.instruments.runsExtracted.add(runs.length, { source });
     const perRun = await Promise.all(runs.map((c) => scoreRun(c, source, traceSpans ?? c.spans)));
     const rest = await emit(perRun.flatMap((r) => r.records.slice(r.emittedEarly)));
-    if (observers.length > 0) perRun.forEach((r, i) => observe({ context: runs[i] as AgentRunContext, records: r.records, decisions: r.decisions }));
+    if (observers.length > 0) perRun.forEach((r, i) => observe({ context: runs[i] as AgentRunContext, records: r.records, decisions: r.decisions, skipped: r.skipped }));
     return { records: perRun.flatMap((r) => r.records), delivered: rest && perRun.every((r) => r.delivered) };
   }
 
