@@ -81,7 +81,7 @@ export {
 } from './scorers/core/index.js';
 export type { ScorerRunOptions, JudgePorts } from './scorers/core/scorer.js';
 export type { ScorerRun, ScorerRunResult, ScorerLike, StepName, JudgeConfig } from './scorers/core/types.js';
-export { labelOf, wantsReason, DEFAULT_THRESHOLD, type ScorerDescriptor, type ConfiguredScorer, type ScorerKind, type ScoreDirection, type ReasonPolicy } from './scorers/descriptor.js';
+export { labelOf, wantsReason, scorerVersionOf, DEFAULT_THRESHOLD, type ScorerDescriptor, type ConfiguredScorer, type ScorerKind, type ScoreDirection, type ReasonPolicy } from './scorers/descriptor.js';
 export { ScorerRegistry, createScorerRegistry, type ScorerTypeDefinition, type ScorerFactoryContext } from './scorers/registry.js';
 
 // Mastra compatibility (issue 15, docs/mastra-compat.md): MastraScorer as a class, runEvals targets and
@@ -236,6 +236,7 @@ export { isSelfSpan, isSelfRun, withoutSelfRuns } from './pipeline/self-exclusio
 export { createPipeline, type Pipeline, type PipelineOptions, type PipelineStats } from './pipeline/pipeline.js';
 export type { Emitter, EmitResult } from './emit/emitter.js';
 export { evaluationIdFor, carrierSpanIdFor } from './emit/evaluation-id.js';
+export { scorerVersion, canonicalJson, type ScorerDefinition } from './scorers/version.js';
 export { createEmitters } from './emit/create-emitters.js';
 export { FanoutEmitter } from './emit/fanout.js';
 export { BufferedEmitter, type RecordSender } from './emit/buffered-emitter.js';

@@ -8,6 +8,7 @@ import { runExcerpt, type RunExcerpt } from '../live/excerpt.js';
 import { meanOf, Tally } from '../live/tally.js';
 import type { ScoreRecord } from '../model/score-record.js';
 import type { RunObserver, ScoredRun } from '../pipeline/pipeline.js';
+import { SkippedRuns } from '../pipeline/skipped-runs.js';
 import { cut, formatTable, type Column } from './table.js';
 
 /** Every record with an excerpt of its run, for the table. */
@@ -20,13 +21,15 @@ export class TableRows implements RunObserver {
   }
 }
 
-/** Counts per agent and scorer for the closing summary. */
+/** Counts per agent and scorer for the closing summary, and the skipped runs by reason. */
 export class SummaryTally implements RunObserver {
   readonly tally = new Tally(1000);
+  readonly skipped = new SkippedRuns();
   runs = 0;
-  runScored({ context, records }: ScoredRun): void {
+  runScored(run: ScoredRun): void {
     this.runs++;
-    this.tally.addRun(context.run.agentName, records);
+    this.tally.addRun(run.context.run.agentName, run.records);
+    this.skipped.runScored(run);
   }
 }
 
@@ -67,8 +70,11 @@ export function tableOf(rows: readonly { record: ScoreRecord; run: RunExcerpt }[
   return out.join('\n');
 }
 
-/** The closing summary (stderr): one line per agent and scorer with count, mean and fails. */
-export function summaryOf(tally: Tally, runs: number, width: number): string {
+/**
+ * The closing summary (stderr): one line per agent and scorer with count, mean and fails, then the skipped
+ * runs and evaluations by reason with how to turn content capture on (when any were skipped).
+ */
+export function summaryOf(tally: Tally, runs: number, width: number, skipped?: SkippedRuns): string {
   const rows: string[][] = [];
   let evaluations = 0;
   for (const [agent, counts] of tally.agents()) {
@@ -78,12 +84,13 @@ export function summaryOf(tally: Tally, runs: number, width: number): string {
       rows.push([agent, scorer, String(c.evaluations), mean === undefined ? '-' : mean.toFixed(2), String(c.fails), String(c.unscored)]);
     }
   }
-  const head = `summary: ${runs} run(s), ${evaluations} evaluation(s)`;
-  if (rows.length === 0) return head;
+  const head = `summary: ${runs} run(s), ${evaluations} evaluation(s)${skipped && !skipped.empty ? `, ${skipped.evaluations} skipped` : ''}`;
+  const tail = skipped ? skipped.summaryLines() : [];
+  if (rows.length === 0) return [head, ...tail].join('\n');
   const table = formatTable(
     [{ header: 'AGENT', max: 32, min: 8 }, { header: 'SCORER', max: 24, min: 8 }, { header: 'COUNT', align: 'right' }, { header: 'MEAN', align: 'right' }, { header: 'FAILS', align: 'right' }, { header: 'UNSCORED', align: 'right' }],
     rows,
     width,
   );
-  return `${head}\n${table.trimEnd()}`;
+  return [head, table.trimEnd(), ...tail].join('\n');
 }

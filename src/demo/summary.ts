@@ -5,6 +5,7 @@
  */
 import { cut, formatTable, type Column } from '../cli/table.js';
 import { failRateOf, meanOf, type Tally } from '../live/tally.js';
+import type { SkippedRuns } from '../pipeline/skipped-runs.js';
 
 export interface DemoView {
   /** Seconds since the demo started. */
@@ -26,6 +27,8 @@ export interface DemoView {
   /** Scorer names, in column order. */
   scorers: readonly string[];
   tally: Tally;
+  /** Runs with evaluations that did not apply (content not captured, nothing to ground against, …). */
+  skipped?: SkippedRuns;
   /** `running`, or `final` for the closing summary. */
   phase: 'running' | 'stopping' | 'final';
 }
@@ -82,5 +85,12 @@ export function renderDemoSummary(view: DemoView, width: number): string {
     lines.push(view.phase === 'final' ? line : cut(line, width));
   }
   if (!any) lines.push('  none yet');
+  // Skipped runs have no record, so the table cannot show them: the count while running, the fix at the end.
+  const skipped = view.skipped?.summaryLines() ?? [];
+  if (skipped.length > 0) {
+    lines.push('');
+    if (view.phase === 'final') lines.push(...skipped);
+    else lines.push(cut(skipped[0] ?? '', width));
+  }
   return lines.join('\n');
 }

@@ -67,6 +67,7 @@ export function estimateRecordBytes(r: ScoreRecord): number {
     r.spanId.length +
     r.agentName.length +
     r.scorer.length +
+    r.scorerVersion.length +
     r.timestamp.length +
     (r.reason?.length ?? 0) +
     (r.judgeModel?.length ?? 0) +

@@ -37,6 +37,7 @@ export function toCarrierSpan(record: ScoreRecord, resource: Resource, scope: In
     [Attr.agentName]: record.agentName,
     [Attr.openinferenceKind]: 'EVALUATOR',
   };
+  if (record.scorerVersion) attributes[Attr.scorerVersion] = record.scorerVersion;
   if (record.error) attributes[Attr.errorType] = record.error.type || '_OTHER';
   return {
     name: `evaluation ${record.scorer}`,

@@ -20,12 +20,15 @@ export const Attr = {
   errorType: 'error.type',
   agentName: 'gen_ai.agent.name',
   unverified: 'tracejudge.evaluation.unverified',
+  /** The record's `scorerVersion`: on the span, its event and the log record; never on metrics (cardinality). */
+  scorerVersion: 'tracejudge.scorer.version',
   openinferenceKind: 'openinference.span.kind',
 } as const;
 
 /** Attributes of the `gen_ai.evaluation.result` event for one record; absent fields are left out. */
 export function evaluationEventAttributes(record: ScoreRecord): Attributes {
   const attrs: Attributes = { [Attr.evaluationName]: record.scorer };
+  if (record.scorerVersion) attrs[Attr.scorerVersion] = record.scorerVersion;
   if (typeof record.score === 'number' && Number.isFinite(record.score)) attrs[Attr.scoreValue] = record.score;
   if (record.label) attrs[Attr.scoreLabel] = record.label;
   if (record.reason) attrs[Attr.explanation] = record.reason;

@@ -14,11 +14,12 @@ const sha256Hex: (text: string) => string =
   typeof crypto.hash === 'function' ? (text) => crypto.hash('sha256', text, 'hex') : (text) => crypto.createHash('sha256').update(text, 'utf8').digest('hex');
 
 /**
- * The evaluation id of `scorer` applied to the agent run span `spanId` of trace `traceId`:
- * 32 lowercase hex chars, the first 16 bytes of SHA-256(`<traceId>/<spanId>/<scorer>`), ids lowercased first.
+ * The evaluation id of version `scorerVersion` of `scorer` applied to the agent run span `spanId` of trace
+ * `traceId`: 32 lowercase hex chars, the first 16 bytes of SHA-256(`<traceId>/<spanId>/<scorer>/<scorerVersion>`),
+ * ids lowercased first. A changed scorer (new version) gets new ids; an unchanged one keeps them.
  */
-export function evaluationIdFor(traceId: string, spanId: string, scorer: string): string {
-  return sha256Hex(`${traceId.toLowerCase()}/${spanId.toLowerCase()}/${scorer}`).slice(0, 32);
+export function evaluationIdFor(traceId: string, spanId: string, scorer: string, scorerVersion: string): string {
+  return sha256Hex(`${traceId.toLowerCase()}/${spanId.toLowerCase()}/${scorer}/${scorerVersion}`).slice(0, 32);
 }
 
 /**

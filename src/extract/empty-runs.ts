@@ -41,6 +41,14 @@ const LIKELY_CAUSE: Record<Convention, string> = {
 };
 
 /**
+ * How to get content into runs of `convention`: where the convention keeps message content and the app
+ * setting that usually leaves it out (the likely cause `extract --explain` gives for an empty run).
+ */
+export function contentCaptureHint(convention: Convention): string {
+  return LIKELY_CAUSE[convention];
+}
+
+/**
  * A warning for a found-but-empty run, or `undefined` when the run has input and output text. `framework`
  * (from the trace's explanation) names the framework's own content setting instead of the convention's.
  */

@@ -2,13 +2,18 @@
 import type { SourceKind } from './span.js';
 
 export interface ScoreRecord {
-  /** Deterministic hash of traceId + spanId + scorer; a replay produces the same id. */
+  /** Deterministic hash of traceId + spanId + scorer + scorerVersion; a replay produces the same id. */
   evaluationId: string;
   traceId: string;
   spanId: string;
   agentName: string;
   /** The scorer's configured name; the `gen_ai.evaluation.name`. */
   scorer: string;
+  /**
+   * Short hash (12 hex) of the scorer's effective definition (type, options, threshold, judge model, prompt):
+   * results of a changed scorer can be told from the old ones under the same name. Part of `evaluationId`.
+   */
+  scorerVersion: string;
   /** Absent on error records. */
   score?: number;
   label?: 'pass' | 'fail';

@@ -10,7 +10,7 @@ import { hasInputText, hasOutputText } from '../extract/empty-runs.js';
 import type { SourceKind } from '../model/span.js';
 import { LIVE_RUN_KEY } from '../scorers/llm/shared.js';
 import type { JudgePorts } from '../scorers/core/scorer.js';
-import { labelOf, wantsReason, type ConfiguredScorer } from '../scorers/descriptor.js';
+import { labelOf, scorerVersionOf, wantsReason, type ConfiguredScorer } from '../scorers/descriptor.js';
 import type { Secrets } from '../telemetry/log.js';
 
 export type EvaluationOutcome =
@@ -91,7 +91,7 @@ export function unverifiedCount(result: { preprocessStepResult?: unknown; analyz
 }
 
 const FIELD_ORDER: readonly (keyof ScoreRecord)[] = [
-  'evaluationId', 'traceId', 'spanId', 'agentName', 'scorer', 'score', 'label', 'threshold', 'reason',
+  'evaluationId', 'traceId', 'spanId', 'agentName', 'scorer', 'scorerVersion', 'score', 'label', 'threshold', 'reason',
   'unverified', 'samplingRate', 'judgeModel', 'durationMs', 'timestamp', 'source', 'error', 'startTime',
 ];
 
@@ -148,12 +148,14 @@ export class Evaluator {
     if (skip !== undefined) return { kind: 'not-applicable', reason: skip };
 
     const started = now();
+    const version = scorerVersionOf(scorer);
     const base: Partial<ScoreRecord> = {
-      evaluationId: evaluationIdFor(run.traceId, run.spanId, scorer.name),
+      evaluationId: evaluationIdFor(run.traceId, run.spanId, scorer.name, version),
       traceId: run.traceId,
       spanId: run.spanId,
       agentName: run.agentName,
       scorer: scorer.name,
+      scorerVersion: version,
       samplingRate,
       source,
       startTime: this.#isoAt(started),

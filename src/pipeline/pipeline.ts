@@ -25,7 +25,7 @@ import type { SourceKind, Span, Trace } from '../model/span.js';
 import type { SamplingPolicy } from '../sampling/policy.js';
 import type { SamplingDecision } from '../sampling/types.js';
 import type { JudgePorts } from '../scorers/core/scorer.js';
-import type { ConfiguredScorer } from '../scorers/descriptor.js';
+import { scorerVersionOf, type ConfiguredScorer } from '../scorers/descriptor.js';
 import { ThrottledLog } from '../telemetry/log.js';
 import { Evaluator, type EvaluateArgs, type EvaluationOutcome } from './evaluate.js';
 import { isSelfRun } from './self-exclusion.js';
@@ -216,11 +216,12 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     return {
       kind: 'record',
       record: {
-        evaluationId: evaluationIdFor(context.run.traceId, context.run.spanId, scorer.name),
+        evaluationId: evaluationIdFor(context.run.traceId, context.run.spanId, scorer.name, scorerVersionOf(scorer)),
         traceId: context.run.traceId,
         spanId: context.run.spanId,
         agentName: context.run.agentName,
         scorer: scorer.name,
+        scorerVersion: scorerVersionOf(scorer),
         threshold: scorer.threshold,
         samplingRate: rate,
         durationMs: 0,

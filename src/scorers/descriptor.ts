@@ -4,6 +4,7 @@
  * score's direction.
  */
 import type { ScorerLike } from './core/types.js';
+import { judgeInstructionsOf, scorerVersion } from './version.js';
 
 /** Code scorers run locally; judge scorers call an LLM (and are sampled at 0.1 by default). */
 export type ScorerKind = 'code' | 'judge';
@@ -37,6 +38,12 @@ export interface ScorerDescriptor {
   readonly samplingKey: string;
   /** Judge model id recorded on score records (judge scorers only). */
   readonly judgeModel?: string;
+  /**
+   * Short hash of the effective definition (type, options, threshold, direction, reason policy, judge model,
+   * judge instructions): the record's `scorerVersion`, part of its evaluation id. Set by the registry; when
+   * absent, {@link scorerVersionOf} derives one from the descriptor itself (without options).
+   */
+  readonly version?: string;
 }
 
 /** A configured scorer: its descriptor and the scorer pipeline that computes the score. */
@@ -66,4 +73,20 @@ export function wantsReason(d: Pick<ScorerDescriptor, 'direction' | 'threshold' 
   if (d.reason === 'always') return true;
   if (d.reason === 'never') return false;
   return labelOf(d, score) === 'fail';
+}
+
+const derived = new WeakMap<object, string>();
+
+/**
+ * The scorer's version: `version` when the registry set it, else a hash of what the descriptor itself says
+ * (type, threshold, direction, reason policy, judge model, judge instructions), remembered per descriptor.
+ */
+export function scorerVersionOf(d: ScorerDescriptor & { readonly scorer?: unknown }): string {
+  if (d.version !== undefined) return d.version;
+  let v = derived.get(d);
+  if (v === undefined) {
+    v = scorerVersion({ type: d.type, options: null, threshold: d.threshold, direction: d.direction, reason: d.reason, judgeModel: d.judgeModel, instructions: judgeInstructionsOf(d.scorer) });
+    derived.set(d, v);
+  }
+  return v;
 }

@@ -17,6 +17,7 @@ import type { JudgePorts } from './core/scorer.js';
 import { registerCustomScorerTypes } from './custom/register.js';
 import { DEFAULT_THRESHOLD, type ConfiguredScorer, type ReasonPolicy, type ScoreDirection, type ScorerKind } from './descriptor.js';
 import { registerLlmScorerTypes } from './llm/register.js';
+import { judgeInstructionsOf, scorerVersion } from './version.js';
 
 /** What a factory gets besides its options. */
 export interface ScorerFactoryContext {
@@ -119,18 +120,22 @@ export class ScorerRegistry {
     const scorer = await def.create(options, { ...context, name });
     const reason: ReasonPolicy = entry.reason === 'always' || entry.reason === 'never' ? entry.reason : 'on-fail';
     const direction = typeof def.direction === 'function' ? def.direction(options) : (def.direction ?? 'higher');
+    const threshold = typeof entry.threshold === 'number' ? entry.threshold : DEFAULT_THRESHOLD;
+    const judgeModel = def.kind === 'judge' && judgeModelId ? judgeModelId : undefined;
+    const type = entry.type as string;
     return {
       name,
-      type: entry.type as string,
+      type,
       kind: def.kind,
       direction,
-      threshold: typeof entry.threshold === 'number' ? entry.threshold : DEFAULT_THRESHOLD,
+      threshold,
       reason,
       needsGroundTruth: def.needsGroundTruth ?? false,
       ...(def.scoresEmptyOutput ? { scoresEmptyOutput: true } : {}),
       input: scorer.type === 'trajectory' ? 'trajectory' : 'agent',
       samplingKey: name,
-      ...(def.kind === 'judge' && judgeModelId ? { judgeModel: judgeModelId } : {}),
+      ...(judgeModel ? { judgeModel } : {}),
+      version: scorerVersion({ type, options, threshold, direction, reason, judgeModel, instructions: judgeInstructionsOf(scorer) }),
       scorer,
     };
   }

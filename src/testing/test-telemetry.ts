@@ -25,6 +25,8 @@ export interface TestTelemetry {
   histogram(name: string): Promise<DataPoint<Histogram>[]>;
   /** Last observed value of a gauge (0 when never observed). */
   gauge(name: string): Promise<number>;
+  /** Every data point of every instrument, with its instrument name (to check what no metric carries). */
+  points(): Promise<{ name: string; attributes: Record<string, unknown> }[]>;
   shutdown(): Promise<void>;
 }
 
@@ -66,6 +68,9 @@ export function createTestTelemetry(overrides: Partial<Omit<ComponentSettings, '
         for (const p of m.dataPoints) value = p.value;
       }
       return value;
+    },
+    async points() {
+      return (await collect()).flatMap((m) => (m.dataPoints as DataPoint<unknown>[]).map((p) => ({ name: m.descriptor.name, attributes: { ...p.attributes } })));
     },
     shutdown: () => provider.shutdown(),
   };

@@ -80,7 +80,7 @@ describe('a failing judge, end to end', () => {
     // error.type is the judge failure kind (judge_http for a 500), a low-cardinality value.
     expect(h?.error).toMatchObject({ type: 'judge_http' });
     expect(String((h?.error as { message?: unknown } | undefined)?.message)).not.toContain(API_KEY);
-    expect(h?.evaluationId).toBe(evaluationIdFor(failed.traceId, failed.agentSpanId, 'hallucination'));
+    expect(h?.evaluationId).toBe(evaluationIdFor(failed.traceId, failed.agentSpanId, 'hallucination', String(h?.scorerVersion)));
     expect(typeof recordOf(failed, 'similarity')?.score).toBe('number');
   });
 

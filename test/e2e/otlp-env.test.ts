@@ -3,7 +3,7 @@
  * on OTLP export of results (here http/json), read by the exporters themselves.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { carrierSpanIdFor, evaluationIdFor } from '../../src/emit/evaluation-id.js';
+import { expectedCarrierSpanId } from '../emit/carrier-ids.js';
 import { OtlpReceiver } from '../emit/otlp-receiver.js';
 import { runWeatherAgent, type WeatherRun } from './aisdk-agent.js';
 import { childEnv, removeDir, ServeProcess, tempDir, until } from './serve-process.js';
@@ -43,7 +43,7 @@ afterAll(async () => {
 
 describe('OTLP export configured only by OTEL_EXPORTER_OTLP_* variables', () => {
   it('sends the carrier span and the log event over http/json to OTEL_EXPORTER_OTLP_ENDPOINT', () => {
-    const id = carrierSpanIdFor(evaluationIdFor(run.traceId, run.agentSpanId, 'similarity'));
+    const id = expectedCarrierSpanId(receiver.spans, run.traceId, run.agentSpanId, 'similarity');
     const span = receiver.spans.find((s) => s.spanId === id);
     expect(span).toMatchObject({ transport: 'http/json', traceId: run.traceId, parentSpanId: run.agentSpanId, name: 'evaluation similarity' });
     expect(span?.events[0]?.attributes['gen_ai.evaluation.score.value']?.type).toBe('double');

@@ -92,7 +92,7 @@ describe('tracejudge score on the AI SDK 6 two-tools fixture', () => {
     for (const r of records) {
       expect(r).toMatchObject({ traceId: run.traceId, spanId: run.spanId, agentName: 'support-agent', source: 'file', samplingRate: 1 });
       expect(r.error, JSON.stringify(r)).toBeUndefined();
-      expect(r.evaluationId).toBe(evaluationIdFor(run.traceId, run.spanId, String(r.scorer)));
+      expect(r.evaluationId).toBe(evaluationIdFor(run.traceId, run.spanId, String(r.scorer), String(r.scorerVersion)));
     }
     expect(result.stdout + result.stderr).not.toContain(API_KEY);
   });

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { carrierSpanIdFor, evaluationIdFor } from '../../src/emit/evaluation-id.js';
+import { expectedCarrierSpanId } from '../emit/carrier-ids.js';
 import { OtlpReceiver } from '../emit/otlp-receiver.js';
 import { childEnv, removeDir, ROOT, runCli, tempDir } from './serve-process.js';
 
@@ -44,7 +44,7 @@ async function scoreInto(receiver: OtlpReceiver, yaml: string, env: Record<strin
 
 function expectDelivered(receiver: OtlpReceiver, transport: string): void {
   for (const scorer of SCORERS) {
-    const id = carrierSpanIdFor(evaluationIdFor(RUN.traceId, RUN.spanId, scorer));
+    const id = expectedCarrierSpanId(receiver.spans, RUN.traceId, RUN.spanId, scorer);
     const span = receiver.spans.find((s) => s.spanId === id);
     expect(span, `carrier span of ${scorer}`).toMatchObject({ transport, traceId: RUN.traceId, parentSpanId: RUN.spanId, name: `evaluation ${scorer}` });
     expect(span?.events[0]?.name).toBe('gen_ai.evaluation.result');

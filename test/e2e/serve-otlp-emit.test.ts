@@ -86,7 +86,7 @@ describe('serve emits evaluations into the evaluated trace over OTLP', () => {
     for (const scorer of SCORERS) {
       const span = spans.find((s) => s.name === `evaluation ${scorer}`);
       const record = records.find((r) => r.scorer === scorer);
-      const evaluationId = evaluationIdFor(run.traceId, run.agentSpanId, scorer);
+      const evaluationId = evaluationIdFor(run.traceId, run.agentSpanId, scorer, String(record?.scorerVersion));
       expect(record?.evaluationId).toBe(evaluationId);
       expect(span?.traceId).toBe(run.traceId);
       expect(span?.parentSpanId).toBe(run.agentSpanId);
@@ -111,8 +111,12 @@ describe('serve emits evaluations into the evaluated trace over OTLP', () => {
     const span = carriers('http/protobuf').find((s) => s.name === 'evaluation hallucination');
     expect(span?.events).toHaveLength(1);
     expect(span?.events[0]?.name).toBe('gen_ai.evaluation.result');
+    const version = first.stdoutRecords().find((r) => r.scorer === 'hallucination')?.scorerVersion;
+    expect(version).toMatch(/^[0-9a-f]{12}$/);
+    expect(span?.attributes['tracejudge.scorer.version']).toEqual({ type: 'string', value: version });
     expect(span?.events[0]?.attributes).toEqual({
       'gen_ai.evaluation.name': { type: 'string', value: 'hallucination' },
+      'tracejudge.scorer.version': { type: 'string', value: version },
       'gen_ai.evaluation.score.value': { type: 'double', value: expectedHallucinationScore(VERDICTS) },
       'gen_ai.evaluation.score.label': { type: 'string', value: 'fail' },
       'gen_ai.evaluation.explanation': { type: 'string', value: REASON },

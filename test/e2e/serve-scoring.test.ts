@@ -91,7 +91,7 @@ describe('tracejudge serve scores a real AI SDK trace received over OTLP', () =>
       source: 'otlp',
     });
     expect(h?.error).toBeUndefined();
-    expect(h?.evaluationId).toBe(evaluationIdFor(run.traceId, run.agentSpanId, 'hallucination'));
+    expect(h?.evaluationId).toBe(evaluationIdFor(run.traceId, run.agentSpanId, 'hallucination', String(h?.scorerVersion)));
     expect(typeof h?.durationMs).toBe('number');
     expect(Number.isNaN(Date.parse(String(h?.timestamp)))).toBe(false);
   });
@@ -122,7 +122,7 @@ describe('tracejudge serve scores a real AI SDK trace received over OTLP', () =>
     expect(typeof s?.score).toBe('number');
     expect(s?.score).toBe(stringSimilarity.compareTwoStrings(norm(run.question), norm(run.answer)));
     expect(s?.judgeModel).toBeUndefined();
-    expect(s?.evaluationId).toBe(evaluationIdFor(run.traceId, run.agentSpanId, 'similarity'));
+    expect(s?.evaluationId).toBe(evaluationIdFor(run.traceId, run.agentSpanId, 'similarity', String(s?.scorerVersion)));
   });
 
   it('records nothing else, and the API key appears in no record or log line', () => {

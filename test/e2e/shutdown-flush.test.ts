@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { carrierSpanIdFor, evaluationIdFor } from '../../src/emit/evaluation-id.js';
+import { expectedCarrierSpanId } from '../emit/carrier-ids.js';
 import { byMarker, reply, startStubJudge, type StubJudge } from '../../src/testing/stub-judge/index.js';
 import { OtlpReceiver } from '../emit/otlp-receiver.js';
 import { runWeatherAgent, type WeatherRun } from './aisdk-agent.js';
@@ -86,7 +86,7 @@ describe('serve shutdown flushes held traces through the judge and every emitter
 
   it('its carrier spans and log events reached the OTLP receiver before exit', () => {
     for (const scorer of ['hallucination', 'similarity']) {
-      const id = carrierSpanIdFor(evaluationIdFor(run.traceId, run.agentSpanId, scorer));
+      const id = expectedCarrierSpanId(receiver.spans, run.traceId, run.agentSpanId, scorer);
       expect(receiver.spans.find((s) => s.spanId === id)?.parentSpanId).toBe(run.agentSpanId);
     }
     expect(receiver.logs.filter((l) => l.traceId === run.traceId)).toHaveLength(2);

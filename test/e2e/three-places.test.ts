@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { carrierSpanIdFor, evaluationIdFor } from '../../src/emit/evaluation-id.js';
+import { expectedCarrierSpanId } from '../emit/carrier-ids.js';
 import { byMarker, reply, startStubJudge, type StubJudge, type StubRequest } from '../../src/testing/stub-judge/index.js';
 import { OtlpReceiver } from '../emit/otlp-receiver.js';
 import { hasPrometheus, PrometheusProcess, type PromResult } from '../emit/prometheus-process.js';
@@ -112,7 +112,7 @@ describe.skipIf(!hasPrometheus)('a judged hallucination in trace, log and metric
 
   it('1. as a gen_ai.evaluation.result event on a carrier span under the agent span, in the evaluated trace', () => {
     for (const run of bad) {
-      const id = carrierSpanIdFor(evaluationIdFor(run.traceId, run.agentSpanId, 'hallucination'));
+      const id = expectedCarrierSpanId(receiver.spans, run.traceId, run.agentSpanId, 'hallucination');
       const span = receiver.spans.find((s) => s.spanId === id);
       expect(span, `carrier ${id} of trace ${run.traceId}`).toBeDefined();
       expect(span).toMatchObject({ traceId: run.traceId, parentSpanId: run.agentSpanId, name: 'evaluation hallucination', transport: 'http/json' });

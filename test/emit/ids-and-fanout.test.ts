@@ -7,23 +7,25 @@ import { AgentNameLimiter } from '../../src/telemetry/agent-limiter.js';
 import { scoreRecord } from './records.js';
 
 describe('evaluation ids', () => {
-  it('are deterministic, case-insensitive in the ids, and differ per scorer, span and trace', () => {
-    const a = evaluationIdFor('0af7651916cd43dd8448eb211c80319c', 'b7ad6b7169203331', 'hallucination');
+  const V = '3f2a9c1e5b7d';
+  it('are deterministic, case-insensitive in the ids, and differ per scorer, scorer version, span and trace', () => {
+    const a = evaluationIdFor('0af7651916cd43dd8448eb211c80319c', 'b7ad6b7169203331', 'hallucination', V);
     expect(a).toMatch(/^[0-9a-f]{32}$/);
-    expect(evaluationIdFor('0AF7651916CD43DD8448EB211C80319C', 'B7AD6B7169203331', 'hallucination')).toBe(a);
-    expect(evaluationIdFor('0af7651916cd43dd8448eb211c80319c', 'b7ad6b7169203331', 'relevancy')).not.toBe(a);
-    expect(evaluationIdFor('0af7651916cd43dd8448eb211c80319c', 'b7ad6b7169203332', 'hallucination')).not.toBe(a);
-    expect(evaluationIdFor('1af7651916cd43dd8448eb211c80319c', 'b7ad6b7169203331', 'hallucination')).not.toBe(a);
+    expect(evaluationIdFor('0AF7651916CD43DD8448EB211C80319C', 'B7AD6B7169203331', 'hallucination', V)).toBe(a);
+    expect(evaluationIdFor('0af7651916cd43dd8448eb211c80319c', 'b7ad6b7169203331', 'relevancy', V)).not.toBe(a);
+    expect(evaluationIdFor('0af7651916cd43dd8448eb211c80319c', 'b7ad6b7169203331', 'hallucination', '3f2a9c1e5b7e')).not.toBe(a);
+    expect(evaluationIdFor('0af7651916cd43dd8448eb211c80319c', 'b7ad6b7169203332', 'hallucination', V)).not.toBe(a);
+    expect(evaluationIdFor('1af7651916cd43dd8448eb211c80319c', 'b7ad6b7169203331', 'hallucination', V)).not.toBe(a);
   });
 
   it('are the documented SHA-256 prefixes (vectors from coreutils sha256sum)', () => {
-    // printf '%s' '0af7…319c/b7ad…3331/hallucination' | sha256sum → 7c7b34e2db17b9e948017047d29f76b9…
-    const id = evaluationIdFor('0af7651916cd43dd8448eb211c80319c', 'b7ad6b7169203331', 'hallucination');
-    expect(id).toBe('7c7b34e2db17b9e948017047d29f76b9');
-    // printf '%s' 7c7b…76b9 | sha256sum → fd44113eed43de1a…
-    expect(carrierSpanIdFor(id)).toBe('fd44113eed43de1a');
-    // The key is hashed as UTF-8 (a scorer name may be any text): printf '%s' '0af7…319c/b7ad…3331/grounding-ü' | sha256sum.
-    expect(evaluationIdFor('0af7651916cd43dd8448eb211c80319c', 'b7ad6b7169203331', 'grounding-ü')).toBe('a3cf4b6e7ba7e02df15e5f1c167cb7c2');
+    // printf '%s' '0af7…319c/b7ad…3331/hallucination/3f2a9c1e5b7d' | sha256sum → 119b4b8827678bda416962d150c7396f…
+    const id = evaluationIdFor('0af7651916cd43dd8448eb211c80319c', 'b7ad6b7169203331', 'hallucination', V);
+    expect(id).toBe('119b4b8827678bda416962d150c7396f');
+    // printf '%s' 119b…396f | sha256sum → a783a18dd58f6142…
+    expect(carrierSpanIdFor(id)).toBe('a783a18dd58f6142');
+    // The key is hashed as UTF-8 (a scorer name may be any text): printf '%s' '0af7…319c/b7ad…3331/grounding-ü/3f2a9c1e5b7d' | sha256sum.
+    expect(evaluationIdFor('0af7651916cd43dd8448eb211c80319c', 'b7ad6b7169203331', 'grounding-ü', V)).toBe('cf17e16bce3e4ab3700fe563f7efedbe');
   });
 
   it('give a carrier span id of 16 hex chars that is never all zero', () => {

@@ -49,6 +49,7 @@ describe.each(PROTOCOLS)('OTLP emit over %s', (protocol) => {
     expect(carrier.attributes['openinference.span.kind']).toEqual({ type: 'string', value: 'EVALUATOR' });
     expect(carrier.attributes['gen_ai.evaluation.name']).toEqual({ type: 'string', value: 'hallucination' });
     expect(carrier.attributes['gen_ai.agent.name']).toEqual({ type: 'string', value: 'support-agent' });
+    expect(carrier.attributes['tracejudge.scorer.version']).toEqual({ type: 'string', value: hallucination.scorerVersion });
     // The span covers the evaluation itself: 10:00:00.100 → 10:00:00.912.
     expect(BigInt(carrier.startTimeUnixNano)).toBe(BigInt(Date.parse(hallucination.startTime ?? '')) * 1_000_000n);
     expect(BigInt(carrier.endTimeUnixNano) - BigInt(carrier.startTimeUnixNano)).toBe(812_000_000n);
@@ -57,6 +58,7 @@ describe.each(PROTOCOLS)('OTLP emit over %s', (protocol) => {
     expect(event?.name).toBe('gen_ai.evaluation.result');
     expect(event?.attributes).toEqual({
       'gen_ai.evaluation.name': { type: 'string', value: 'hallucination' },
+      'tracejudge.scorer.version': { type: 'string', value: hallucination.scorerVersion },
       'gen_ai.evaluation.score.value': { type: 'double', value: 0.75 },
       'gen_ai.evaluation.score.label': { type: 'string', value: 'fail' },
       'gen_ai.evaluation.explanation': { type: 'string', value: hallucination.reason },
@@ -79,6 +81,7 @@ describe.each(PROTOCOLS)('OTLP emit over %s', (protocol) => {
     const fail = logs.find((l) => l.attributes['gen_ai.evaluation.name']?.value === 'hallucination');
     expect(fail?.attributes['gen_ai.evaluation.score.value']).toEqual({ type: 'double', value: 0.75 });
     expect(fail?.attributes['gen_ai.evaluation.score.label']).toEqual({ type: 'string', value: 'fail' });
+    expect(fail?.attributes['tracejudge.scorer.version']).toEqual({ type: 'string', value: '3f2a9c1e5b7d' });
     const err = logs.find((l) => l.attributes['gen_ai.evaluation.name']?.value === 'relevancy');
     expect(err?.attributes['error.type']).toEqual({ type: 'string', value: 'TJ_JUDGE_TIMEOUT' });
   });

@@ -9,12 +9,14 @@ export function scoreRecord(overrides: Partial<ScoreRecord> = {}): ScoreRecord {
   const traceId = overrides.traceId ?? TRACE_ID;
   const spanId = overrides.spanId ?? AGENT_SPAN_ID;
   const scorer = overrides.scorer ?? 'hallucination';
+  const scorerVersion = overrides.scorerVersion ?? '3f2a9c1e5b7d';
   return {
-    evaluationId: evaluationIdFor(traceId, spanId, scorer),
+    evaluationId: evaluationIdFor(traceId, spanId, scorer, scorerVersion),
     traceId,
     spanId,
     agentName: 'support-agent',
     scorer,
+    scorerVersion,
     score: 0.75,
     label: 'fail',
     threshold: 0.5,

@@ -4,7 +4,7 @@ import type { EmitResult } from '../../src/emit/emitter.js';
 import type { ScoreRecord } from '../../src/model/score-record.js';
 import { emitterHealth, readiness } from '../../src/service/health.js';
 
-const record: ScoreRecord = { evaluationId: 'e1', traceId: 't', spanId: 's', agentName: 'a', scorer: 'x', score: 1, samplingRate: 1, durationMs: 0, timestamp: '2026-12-07T00:00:00.000Z', source: 'otlp' };
+const record: ScoreRecord = { evaluationId: 'e1', traceId: 't', spanId: 's', agentName: 'a', scorer: 'x', scorerVersion: '3f2a9c1e5b7d', score: 1, samplingRate: 1, durationMs: 0, timestamp: '2026-12-07T00:00:00.000Z', source: 'otlp' };
 
 describe('BufferedEmitter health', () => {
   it('is ready while idle and while sending, not ready once a record was held past maxEmitHeldMs, ready again once delivered', async () => {

@@ -7,11 +7,11 @@ import { evaluationIdFor } from '../../src/emit/evaluation-id.js';
 import { extractAgentRunContexts } from '../../src/extract/extract.js';
 import { Evaluator, inSpecOrder, type EvaluateArgs } from '../../src/pipeline/evaluate.js';
 import { createScorer } from '../../src/scorers/core/scorer.js';
-import type { ConfiguredScorer } from '../../src/scorers/descriptor.js';
+import { scorerVersionOf, type ConfiguredScorer } from '../../src/scorers/descriptor.js';
 import { Secrets } from '../../src/telemetry/log.js';
 import { fixtureTrace } from '../pipeline/helpers.js';
 
-const SPEC_ORDER = ['evaluationId', 'traceId', 'spanId', 'agentName', 'scorer', 'score', 'label', 'threshold', 'reason', 'unverified', 'samplingRate', 'judgeModel', 'durationMs', 'timestamp', 'source', 'error', 'startTime'];
+const SPEC_ORDER = ['evaluationId', 'traceId', 'spanId', 'agentName', 'scorer', 'scorerVersion', 'score', 'label', 'threshold', 'reason', 'unverified', 'samplingRate', 'judgeModel', 'durationMs', 'timestamp', 'source', 'error', 'startTime'];
 
 function configured(over: Partial<ConfiguredScorer>, scorer: ConfiguredScorer['scorer']): ConfiguredScorer {
   return { name: 'probe', type: 'probe', kind: 'code', direction: 'higher', threshold: 0.5, reason: 'always', needsGroundTruth: false, input: 'agent', samplingKey: 'probe', scorer, ...over };
@@ -40,12 +40,15 @@ describe('evaluate record shape', () => {
       const out = await evaluate({ scorer: configured(judgeModel ? { judgeModel } : {}, scorer), context, samplingRate: 0.5, source: 'otlp', now: clock() });
       expect(out.kind).toBe('record');
       if (out.kind !== 'record') return;
+      const version = scorerVersionOf(configured(judgeModel ? { judgeModel } : {}, scorer));
+      expect(version).toMatch(/^[0-9a-f]{12}$/);
       const expected = inSpecOrder({
-        evaluationId: evaluationIdFor(run.traceId, run.spanId, 'probe'),
+        evaluationId: evaluationIdFor(run.traceId, run.spanId, 'probe', version),
         traceId: run.traceId,
         spanId: run.spanId,
         agentName: run.agentName,
         scorer: 'probe',
+        scorerVersion: version,
         samplingRate: 0.5,
         source: 'otlp',
         startTime: new Date(1_700_000_000_007).toISOString(),
@@ -68,7 +71,7 @@ describe('evaluate record shape', () => {
     });
     const out = await evaluate({ scorer: configured({}, scorer), context, samplingRate: 1, source: 'file', now: clock() });
     if (out.kind !== 'record') throw new Error('expected a record');
-    expect(Object.keys(out.record)).toEqual(['evaluationId', 'traceId', 'spanId', 'agentName', 'scorer', 'threshold', 'samplingRate', 'durationMs', 'timestamp', 'source', 'error', 'startTime']);
+    expect(Object.keys(out.record)).toEqual(['evaluationId', 'traceId', 'spanId', 'agentName', 'scorer', 'scorerVersion', 'threshold', 'samplingRate', 'durationMs', 'timestamp', 'source', 'error', 'startTime']);
     expect(out.record.error?.message).toContain('boom');
     expect(out.record.score).toBeUndefined();
   });

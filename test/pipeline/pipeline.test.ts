@@ -59,7 +59,8 @@ describe('pipeline', () => {
       expect(r.traceId).toBe(run?.traceId);
       expect(r.spanId).toBe(run?.spanId);
       expect(r.agentName).toBe(run?.agentName);
-      expect(r.evaluationId).toBe(evaluationIdFor(r.traceId, r.spanId, r.scorer));
+      expect(r.scorerVersion).toMatch(/^[0-9a-f]{12}$/);
+      expect(r.evaluationId).toBe(evaluationIdFor(r.traceId, r.spanId, r.scorer, r.scorerVersion));
       expect(r.source).toBe('otlp');
       expect(r.samplingRate).toBe(1);
     }

@@ -12,6 +12,7 @@ import type { RecordSender } from '../../emit/buffered-emitter.js';
 import type { EmitResult } from '../../emit/emitter.js';
 import type { Config } from '../../config/schema.js';
 import { renderDemoSummary, type DemoView } from '../../demo/summary.js';
+import { SkippedRuns } from '../../pipeline/skipped-runs.js';
 import { Tally } from '../../live/tally.js';
 import { buildService } from '../../service/build.js';
 import { createSettings } from '../../service/settings.js';
@@ -120,7 +121,8 @@ async function runDemo(cli: CliContext, configFile: string | undefined, duration
   const { config: loaded, path, scorers } = loadCliConfig(configFile, cli);
   const config = demoConfigOf(loaded);
   const settings = createSettings(config, { logger: cli.logger, secrets: cli.secrets, scorers });
-  const service = await buildService(config, settings, { source: { kind: 'configured' }, stdout: new QuietStdout(), watchConfig: false, ...(path ? { configPath: path } : {}) });
+  const skipped = new SkippedRuns();
+  const service = await buildService(config, settings, { source: { kind: 'configured' }, stdout: new QuietStdout(), watchConfig: false, observers: [skipped], ...(path ? { configPath: path } : {}) });
   await service.start();
 
   const ports = service.ports();
@@ -146,6 +148,7 @@ async function runDemo(cli: CliContext, configFile: string | undefined, duration
     agents: driver.agents.map((a) => a.name),
     scorers: service.scorers.map((s) => s.name),
     tally: totals,
+    skipped,
     phase,
   });
 

@@ -141,7 +141,7 @@ export async function scoreCommand(args: readonly string[], cli: CliContext): Pr
   await run(service, progress, source.kind === 'files');
   if (table) await cli.output.record(tableOf(table.rows, terminalWidth(process.stdout)));
   if (stdout instanceof DatasetSender) await cli.output.record(JSON.stringify(stdout.summary(datasetItems)));
-  cli.output.error(summaryOf(summary.tally, summary.runs, terminalWidth(process.stderr)));
+  cli.output.error(summaryOf(summary.tally, summary.runs, terminalWidth(process.stderr), summary.skipped));
   return 0;
 }
 

@@ -4,6 +4,7 @@
  */
 import { errorMessage } from '../../errors.js';
 import { effectiveRates } from '../../sampling/rates.js';
+import { SKIPPED_RUN_LOG_INTERVAL_MS, SkippedRunLog } from '../../pipeline/skipped-runs.js';
 import { buildService } from '../../service/build.js';
 import { createSettings } from '../../service/settings.js';
 import type { CliContext } from '../context.js';
@@ -19,7 +20,9 @@ export async function serveCommand(args: readonly string[], cli: CliContext): Pr
   const { logger } = cli;
   logger.info({ config: path ?? '<defaults>' }, 'starting tracejudge serve');
   const settings = createSettings(config, { logger, secrets: cli.secrets, scorers });
-  const service = await buildService(config, settings, { source: { kind: 'configured' }, ...(path ? { configPath: path } : {}) });
+  // Runs whose content was not captured get no record: say so, at most once a minute (src/pipeline/skipped-runs.ts).
+  const skippedRuns = new SkippedRunLog({ logger: logger.child({ component: 'pipeline' }), intervalMs: SKIPPED_RUN_LOG_INTERVAL_MS, now: settings.now });
+  const service = await buildService(config, settings, { source: { kind: 'configured' }, observers: [skippedRuns], ...(path ? { configPath: path } : {}) });
   await service.start();
   const agentKeys = Object.keys(config.sampling?.agents ?? {});
   for (const r of effectiveRates(service.policy.current().compiled, service.scorers, agentKeys)) logger.info(r, 'sampling rate');
