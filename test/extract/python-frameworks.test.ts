@@ -38,6 +38,8 @@ interface Scenario {
 }
 interface Spec {
   agent: string;
+  /** An agent with the order agent as its only tool (`Agent.as_tool`): it passes the question on and relays the answer. */
+  delegate: { agent: string; tool: string; param: string };
   tools: Record<string, { param: string; results: Record<string, unknown> }>;
   scenarios: Scenario[];
 }
@@ -50,6 +52,7 @@ const fixtures = readdirSync(dir)
 
 /** The framework key of a fixture, as the generator filters scenarios (`frameworks` in scenarios.json). */
 function frameworkOf(fixture: string): string {
+  if (fixture.startsWith('openai-agents-as-tool')) return 'openai-agents-as-tool';
   if (fixture.startsWith('openai-agents')) return 'openai-agents';
   if (fixture.startsWith('pydantic-ai')) return 'pydantic-ai';
   if (fixture.startsWith('smolagents')) return 'smolagents';
@@ -78,6 +81,9 @@ function expectedTools(s: Scenario): Array<[string, unknown, unknown]> {
 const userText = (r: AgentRun): string[] => r.input.inputMessages.map((m) => messageText(m));
 const outputText = (r: AgentRun): string => r.output.map((m) => messageText(m)).join('');
 
+/** Fixtures whose every scenario starts at the delegating agent, which calls the order agent as a tool. */
+const delegates = (fixture: string): boolean => frameworkOf(fixture) === 'openai-agents-as-tool';
+
 function runsOf(fixture: string): AgentRun[] {
   return extractTraces(readFileSync(`${dir}${fixture}.json`, 'utf8')).flatMap((t) => t.contexts.map((c) => c.run));
 }
@@ -92,6 +98,7 @@ it('finds the Python fixtures', () => {
       'langgraph-subgraph-openinference',
       'langgraph-subgraph-openllmetry',
       'openai-agents-openinference',
+      'openai-agents-as-tool-openinference',
       'pydantic-ai-v5',
       'pydantic-ai-v6',
       'smolagents-openinference',
@@ -106,8 +113,9 @@ describe.each(fixtures)('%s', (fixture) => {
   const runs = runsOf(fixture);
 
   it('has one run per agent invocation, no other', () => {
-    // A hand-off is two invocations: the agent that hands off, and the one it hands to.
-    const expected = scenarios.flatMap((s) => (s.triage !== undefined ? [s.triage, spec.agent] : [spec.agent]));
+    // A hand-off is two invocations: the agent that hands off, and the one it hands to; so is an agent used as a tool.
+    const first = (s: Scenario): string[] => (s.triage !== undefined ? [s.triage] : delegates(fixture) ? [spec.delegate.agent] : []);
+    const expected = scenarios.flatMap((s) => [...first(s), spec.agent]);
     expect(runs.map((r) => r.agentName).sort()).toEqual(expected.sort());
   });
 
@@ -127,6 +135,22 @@ describe.each(fixtures)('%s', (fixture) => {
       expect(outputText(triage!)).toBe('');
       expect(triage!.toolResults.map((t) => t.toolName)).not.toContain('get_order');
       expect(emptyRunWarning(triage!, 0)).toBeUndefined();
+      // The order agent's run names the run that handed off to it.
+      expect(triage!.parentSpanId).toBeUndefined();
+      expect([run!.parentSpanId, run!.parentAgentName]).toEqual([triage!.spanId, s.triage]);
+    } else if (delegates(fixture)) {
+      const outer = mine.find((r) => r.agentName === spec.delegate.agent);
+      expect(outer, `no ${spec.delegate.agent} run`).toBeDefined();
+      expect(userText(outer!)).toEqual([s.question]);
+      expect(outputText(outer!)).toBe(s.answer);
+      // Its one tool call is the order agent, asked the question; the result is that agent's final answer.
+      expect(outer!.toolResults.map((t) => [t.toolName, t.args, t.result])).toEqual([[spec.delegate.tool, { [spec.delegate.param]: s.question }, s.answer]]);
+      expect(outer!.parentSpanId).toBeUndefined();
+      expect([run!.parentSpanId, run!.parentAgentName]).toEqual([outer!.spanId, spec.delegate.agent]);
+    } else {
+      // A single agent, or a LangGraph sub-agent whose parent graph (`router`) only routes and is no run.
+      expect(run!.parentSpanId).toBeUndefined();
+      expect(run!.parentAgentName).toBeUndefined();
     }
   });
 });
@@ -140,6 +164,7 @@ const FRAMEWORK: ReadonlyArray<[string, string]> = [
   ['langgraph-subgraph-openinference', 'LangGraph (OpenInference LangChain instrumentation)'],
   ['langgraph-subgraph-openllmetry', 'LangGraph (OpenLLMetry LangChain instrumentation)'],
   ['openai-agents-openinference', 'OpenAI Agents SDK (OpenInference instrumentation)'],
+  ['openai-agents-as-tool-openinference', 'OpenAI Agents SDK (OpenInference instrumentation)'],
   ['pydantic-ai-v5', 'Pydantic AI (built-in instrumentation)'],
   ['pydantic-ai-v6', 'Pydantic AI (built-in instrumentation)'],
   ['smolagents-openinference', 'smolagents (OpenInference instrumentation)'],
