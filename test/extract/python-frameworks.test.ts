@@ -58,6 +58,7 @@ function frameworkOf(fixture: string): string {
   if (fixture.startsWith('smolagents')) return 'smolagents';
   if (fixture.startsWith('llamaindex')) return 'llamaindex';
   if (fixture.startsWith('crewai')) return 'crewai';
+  if (fixture.startsWith('openai-v2')) return 'openai-v2';
   const graph = /^langgraph-(react|stategraph|subgraph)-/.exec(fixture)?.[1];
   if (graph === undefined) throw new Error(`no framework for fixture ${fixture}`);
   return `langgraph-${graph}`;
@@ -104,6 +105,7 @@ it('finds the Python fixtures', () => {
       'smolagents-openinference',
       'llamaindex-openinference',
       'crewai-openinference',
+      'openai-v2-genai',
     ]),
   );
 });
