@@ -59,6 +59,7 @@ function frameworkOf(fixture: string): string {
   if (fixture.startsWith('llamaindex')) return 'llamaindex';
   if (fixture.startsWith('crewai')) return 'crewai';
   if (fixture.startsWith('openai-v2')) return 'openai-v2';
+  if (fixture.startsWith('adk')) return 'adk';
   const graph = /^langgraph-(react|stategraph|subgraph)-/.exec(fixture)?.[1];
   if (graph === undefined) throw new Error(`no framework for fixture ${fixture}`);
   return `langgraph-${graph}`;
@@ -106,6 +107,7 @@ it('finds the Python fixtures', () => {
       'llamaindex-openinference',
       'crewai-openinference',
       'openai-v2-genai',
+      'adk-builtin',
     ]),
   );
 });
