@@ -36,10 +36,20 @@ interface Scenario {
   frameworks?: string[];
   verdicts: Record<string, 'pass' | 'fail'>;
 }
+interface Delegate {
+  agent: string;
+  tool: string;
+  param: string;
+  result_key?: string;
+}
 interface Spec {
   agent: string;
-  /** An agent with the order agent as its only tool (`Agent.as_tool`): it passes the question on and relays the answer. */
-  delegate: { agent: string; tool: string; param: string };
+  /**
+   * An agent with the order agent as its only tool (`Agent.as_tool`, ADK's `AgentTool`): it passes the question on
+   * and relays the answer. `fixed_by_framework`: what a framework fixes itself (ADK names the tool after the agent,
+   * its parameter `request`, and wraps the answer as `{result}`).
+   */
+  delegate: Delegate & { fixed_by_framework: Record<string, Partial<Delegate>> };
   tools: Record<string, { param: string; results: Record<string, unknown> }>;
   scenarios: Scenario[];
 }
@@ -59,6 +69,7 @@ function frameworkOf(fixture: string): string {
   if (fixture.startsWith('llamaindex')) return 'llamaindex';
   if (fixture.startsWith('crewai')) return 'crewai';
   if (fixture.startsWith('openai-v2')) return 'openai-v2';
+  if (fixture.startsWith('adk-agent-tool')) return 'adk-agent-tool';
   if (fixture.startsWith('adk')) return 'adk';
   const graph = /^langgraph-(react|stategraph|subgraph)-/.exec(fixture)?.[1];
   if (graph === undefined) throw new Error(`no framework for fixture ${fixture}`);
@@ -84,7 +95,10 @@ const userText = (r: AgentRun): string[] => r.input.inputMessages.map((m) => mes
 const outputText = (r: AgentRun): string => r.output.map((m) => messageText(m)).join('');
 
 /** Fixtures whose every scenario starts at the delegating agent, which calls the order agent as a tool. */
-const delegates = (fixture: string): boolean => frameworkOf(fixture) === 'openai-agents-as-tool';
+const delegates = (fixture: string): boolean => ['openai-agents-as-tool', 'adk-agent-tool'].includes(frameworkOf(fixture));
+
+/** The delegating agent as the fixture's framework sets it up. */
+const delegateOf = (fixture: string): Delegate => ({ ...spec.delegate, ...spec.delegate.fixed_by_framework[frameworkOf(fixture)] });
 
 function runsOf(fixture: string): AgentRun[] {
   return extractTraces(readFileSync(`${dir}${fixture}.json`, 'utf8')).flatMap((t) => t.contexts.map((c) => c.run));
@@ -108,6 +122,7 @@ it('finds the Python fixtures', () => {
       'crewai-openinference',
       'openai-v2-genai',
       'adk-builtin',
+      'adk-agent-tool',
     ]),
   );
 });
@@ -118,7 +133,7 @@ describe.each(fixtures)('%s', (fixture) => {
 
   it('has one run per agent invocation, no other', () => {
     // A hand-off is two invocations: the agent that hands off, and the one it hands to; so is an agent used as a tool.
-    const first = (s: Scenario): string[] => (s.triage !== undefined ? [s.triage] : delegates(fixture) ? [spec.delegate.agent] : []);
+    const first = (s: Scenario): string[] => (s.triage !== undefined ? [s.triage] : delegates(fixture) ? [delegateOf(fixture).agent] : []);
     const expected = scenarios.flatMap((s) => [...first(s), spec.agent]);
     expect(runs.map((r) => r.agentName).sort()).toEqual(expected.sort());
   });
@@ -143,14 +158,16 @@ describe.each(fixtures)('%s', (fixture) => {
       expect(triage!.parentSpanId).toBeUndefined();
       expect([run!.parentSpanId, run!.parentAgentName]).toEqual([triage!.spanId, s.triage]);
     } else if (delegates(fixture)) {
-      const outer = mine.find((r) => r.agentName === spec.delegate.agent);
-      expect(outer, `no ${spec.delegate.agent} run`).toBeDefined();
+      const d = delegateOf(fixture);
+      const outer = mine.find((r) => r.agentName === d.agent);
+      expect(outer, `no ${d.agent} run`).toBeDefined();
       expect(userText(outer!)).toEqual([s.question]);
       expect(outputText(outer!)).toBe(s.answer);
       // Its one tool call is the order agent, asked the question; the result is that agent's final answer.
-      expect(outer!.toolResults.map((t) => [t.toolName, t.args, t.result])).toEqual([[spec.delegate.tool, { [spec.delegate.param]: s.question }, s.answer]]);
+      const result = d.result_key !== undefined ? { [d.result_key]: s.answer } : s.answer;
+      expect(outer!.toolResults.map((t) => [t.toolName, t.args, t.result])).toEqual([[d.tool, { [d.param]: s.question }, result]]);
       expect(outer!.parentSpanId).toBeUndefined();
-      expect([run!.parentSpanId, run!.parentAgentName]).toEqual([outer!.spanId, spec.delegate.agent]);
+      expect([run!.parentSpanId, run!.parentAgentName]).toEqual([outer!.spanId, d.agent]);
     } else {
       // A single agent, or a LangGraph sub-agent whose parent graph (`router`) only routes and is no run.
       expect(run!.parentSpanId).toBeUndefined();
