@@ -71,7 +71,7 @@ function frameworkOf(fixture: string): string {
   if (fixture.startsWith('openai-v2')) return 'openai-v2';
   if (fixture.startsWith('adk-agent-tool')) return 'adk-agent-tool';
   if (fixture.startsWith('adk')) return 'adk';
-  const graph = /^langgraph-(react|stategraph|subgraph)-/.exec(fixture)?.[1];
+  const graph = /^langgraph-(react|stategraph|subgraph|agent-tool)-/.exec(fixture)?.[1];
   if (graph === undefined) throw new Error(`no framework for fixture ${fixture}`);
   return `langgraph-${graph}`;
 }
@@ -95,7 +95,7 @@ const userText = (r: AgentRun): string[] => r.input.inputMessages.map((m) => mes
 const outputText = (r: AgentRun): string => r.output.map((m) => messageText(m)).join('');
 
 /** Fixtures whose every scenario starts at the delegating agent, which calls the order agent as a tool. */
-const delegates = (fixture: string): boolean => ['openai-agents-as-tool', 'adk-agent-tool'].includes(frameworkOf(fixture));
+const delegates = (fixture: string): boolean => ['openai-agents-as-tool', 'adk-agent-tool', 'langgraph-agent-tool'].includes(frameworkOf(fixture));
 
 /** The delegating agent as the fixture's framework sets it up. */
 const delegateOf = (fixture: string): Delegate => ({ ...spec.delegate, ...spec.delegate.fixed_by_framework[frameworkOf(fixture)] });
@@ -113,6 +113,8 @@ it('finds the Python fixtures', () => {
       'langgraph-stategraph-openllmetry',
       'langgraph-subgraph-openinference',
       'langgraph-subgraph-openllmetry',
+      'langgraph-agent-tool-openinference',
+      'langgraph-agent-tool-openllmetry',
       'openai-agents-openinference',
       'openai-agents-as-tool-openinference',
       'pydantic-ai-v5',
@@ -184,6 +186,8 @@ const FRAMEWORK: ReadonlyArray<[string, string]> = [
   ['langgraph-stategraph-openllmetry', 'LangGraph (OpenLLMetry LangChain instrumentation)'],
   ['langgraph-subgraph-openinference', 'LangGraph (OpenInference LangChain instrumentation)'],
   ['langgraph-subgraph-openllmetry', 'LangGraph (OpenLLMetry LangChain instrumentation)'],
+  ['langgraph-agent-tool-openinference', 'LangGraph (OpenInference LangChain instrumentation)'],
+  ['langgraph-agent-tool-openllmetry', 'LangGraph (OpenLLMetry LangChain instrumentation)'],
   ['openai-agents-openinference', 'OpenAI Agents SDK (OpenInference instrumentation)'],
   ['openai-agents-as-tool-openinference', 'OpenAI Agents SDK (OpenInference instrumentation)'],
   ['pydantic-ai-v5', 'Pydantic AI (built-in instrumentation)'],
