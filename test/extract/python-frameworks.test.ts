@@ -274,6 +274,19 @@ describe('the embedded default verdicts on the Python fixtures', () => {
     const labels = Object.fromEntries(records.map((r) => [r.scorer, r.label]));
     for (const [scorer, want] of Object.entries(s.verdicts)) expect(labels[scorer], `${scorer} on ${fixture} ${s.id}: ${JSON.stringify(labels)}`).toBe(want);
   };
+  // The delegating agent relays the order agent's answer: its answer is its one tool's result, verbatim. So it is
+  // grounded whatever the order agent said, and answered (`answered` fails an answer that uses nothing the tools
+  // returned; this one is all tool result). The contradiction and the off-topic answer fail in the order agent's run.
+  const relayCases = fixtures.filter(delegates).flatMap((f) => scenariosOf(f).map((s) => [f, s.id, s] as const));
+  it.each(relayCases)('%s %s: the delegating agent', (fixture, _id, s) => {
+    const d = delegateOf(fixture);
+    const run = runsOf(fixture).find((r) => r.agentName === d.agent && userText(r).includes(s.question));
+    expect(run).toBeDefined();
+    const records = scored.get(fixture)?.find((r) => r.spanId === run!.spanId)?.records ?? [];
+    const labels = Object.fromEntries(records.map((r) => [r.scorer, r.label]));
+    const want = { grounding: 'pass', answered: 'pass' };
+    for (const [scorer, label] of Object.entries(want)) expect(labels[scorer], `${scorer} on ${fixture} ${s.id}: ${JSON.stringify(labels)}`).toBe(label);
+  });
   // The two-tools answer ("Electronics can be returned within 30 days") was a claim-grounding false alarm on
   // every framework (a status after "can be" read as the order's status) until 9a700bf; it is checked as the rest.
   it.each(cases)('%s %s', (fixture, _id, s) => check(fixture, s));
