@@ -239,8 +239,43 @@ function treeRuns(tree: SpanTree, infos: Map<string, SpanInfo>, opts: RunBuildOp
       else for (const s of spans) uncovered.push(noRunReason(infos.get(s.spanId) as SpanInfo));
     }
   }
-  if (built.length > 1) built.sort(byRunStart);
+  if (built.length > 1) {
+    built.sort(byRunStart);
+    nameParents(tree, built);
+  }
   return { built, uncovered };
+}
+
+/**
+ * Sets `parentSpanId` / `parentAgentName` on each nested run: the nearest ancestor span that is itself a run
+ * (sub-agents, agents used as tools; every convention). A hand-off leaves the two agents side by side, so
+ * failing an ancestor the parent is the run whose OpenInference `graph.node.id` the span's
+ * `graph.node.parent_id` names (the OpenAI Agents SDK's hand-offs), the latest that started before it.
+ * `built` is in start order.
+ */
+function nameParents(tree: SpanTree, built: readonly BuiltRun[]): void {
+  const bySpan = new Map<string, BuiltRun>();
+  for (const b of built) bySpan.set(b.span.spanId, b);
+  for (let i = 0; i < built.length; i++) {
+    const b = built[i] as BuiltRun;
+    let parent: BuiltRun | undefined;
+    let cur = tree.parent(b.span);
+    for (let k = 0; cur !== undefined && parent === undefined && k < 10_000; k++) {
+      parent = bySpan.get(cur.spanId);
+      cur = tree.parent(cur);
+    }
+    const graphParent = b.span.attributes['graph.node.parent_id'];
+    if (parent === undefined && typeof graphParent === 'string' && graphParent !== '') {
+      for (let j = i - 1; j >= 0 && parent === undefined; j--) {
+        const c = built[j] as BuiltRun;
+        if (c.span.attributes['graph.node.id'] === graphParent) parent = c;
+      }
+    }
+    if (parent !== undefined) {
+      b.run.parentSpanId = parent.run.spanId;
+      b.run.parentAgentName = parent.run.agentName;
+    }
+  }
 }
 
 function byRunStart(a: BuiltRun, b: BuiltRun): number {

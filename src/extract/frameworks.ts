@@ -91,6 +91,22 @@ const RULES: readonly Rule[] = [
       contentHint: 'Pydantic AI records messages and tool arguments and results unless InstrumentationSettings(include_content=False) (or logfire.instrument_pydantic_ai(include_content=False)) is set',
     }),
   },
+  {
+    scope: 'gcp.vertex.agent',
+    framework: () => ({
+      name: 'Google ADK (built-in instrumentation)',
+      contentHint:
+        "ADK puts messages and tool arguments and results on its spans only with OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=span_only (or span_and_event); 'true' means event_only (gen_ai.* log records, which need a logs pipeline to /v1/logs), unset means none",
+    }),
+  },
+  {
+    scope: 'opentelemetry.util.genai.handler',
+    framework: () => ({
+      name: 'OpenTelemetry GenAI utils (opentelemetry-util-genai: opentelemetry-instrumentation-openai-v2 and application agent spans)',
+      contentHint:
+        "opentelemetry-util-genai 1.x puts messages and tool arguments and results on spans only with OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=span_only (or span_and_event); 'true' is no mode of it (it warns and captures nothing), event_only sends log records",
+    }),
+  },
 ];
 
 /** The framework behind `spans`, or `undefined` when no span's scope is a known framework instrumentation. */

@@ -86,6 +86,13 @@ export interface AgentRun {
   /** The agent run span. */
   spanId: string;
   agentName: string;
+  /**
+   * The run this one is nested in (a hand-off, a sub-agent, an agent used as a tool): the span of the nearest
+   * ancestor span that is itself a run. Absent for a top-level run.
+   */
+  parentSpanId?: string;
+  /** That parent run's `agentName`; set with `parentSpanId`. */
+  parentAgentName?: string;
   convention: Convention;
   input: RunInput;
   output: RunMessage[];

@@ -7,6 +7,10 @@ export interface ScoreRecord {
   traceId: string;
   spanId: string;
   agentName: string;
+  /** The run this one is nested in (hand-off, sub-agent, agent used as a tool): its span; absent for a top-level run. */
+  parentSpanId?: string;
+  /** That parent run's agent name; set with `parentSpanId`. */
+  parentAgent?: string;
   /** The scorer's configured name; the `gen_ai.evaluation.name`. */
   scorer: string;
   /**

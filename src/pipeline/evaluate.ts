@@ -91,7 +91,7 @@ export function unverifiedCount(result: { preprocessStepResult?: unknown; analyz
 }
 
 const FIELD_ORDER: readonly (keyof ScoreRecord)[] = [
-  'evaluationId', 'traceId', 'spanId', 'agentName', 'scorer', 'scorerVersion', 'score', 'label', 'threshold', 'reason',
+  'evaluationId', 'traceId', 'spanId', 'agentName', 'parentSpanId', 'parentAgent', 'scorer', 'scorerVersion', 'score', 'label', 'threshold', 'reason',
   'unverified', 'samplingRate', 'judgeModel', 'durationMs', 'timestamp', 'source', 'error', 'startTime',
 ];
 
@@ -154,6 +154,8 @@ export class Evaluator {
       traceId: run.traceId,
       spanId: run.spanId,
       agentName: run.agentName,
+      parentSpanId: run.parentSpanId,
+      parentAgent: run.parentAgentName,
       scorer: scorer.name,
       scorerVersion: version,
       samplingRate,

@@ -2,6 +2,7 @@
  * The evaluation fast paths build records and scorer results without object spreads; their keys, key
  * order and values must be exactly what the spread versions gave.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { evaluationIdFor } from '../../src/emit/evaluation-id.js';
 import { extractAgentRunContexts } from '../../src/extract/extract.js';
@@ -11,7 +12,7 @@ import { scorerVersionOf, type ConfiguredScorer } from '../../src/scorers/descri
 import { Secrets } from '../../src/telemetry/log.js';
 import { fixtureTrace } from '../pipeline/helpers.js';
 
-const SPEC_ORDER = ['evaluationId', 'traceId', 'spanId', 'agentName', 'scorer', 'scorerVersion', 'score', 'label', 'threshold', 'reason', 'unverified', 'samplingRate', 'judgeModel', 'durationMs', 'timestamp', 'source', 'error', 'startTime'];
+const SPEC_ORDER = ['evaluationId', 'traceId', 'spanId', 'agentName', 'parentSpanId', 'parentAgent', 'scorer', 'scorerVersion', 'score', 'label', 'threshold', 'reason', 'unverified', 'samplingRate', 'judgeModel', 'durationMs', 'timestamp', 'source', 'error', 'startTime'];
 
 function configured(over: Partial<ConfiguredScorer>, scorer: ConfiguredScorer['scorer']): ConfiguredScorer {
   return { name: 'probe', type: 'probe', kind: 'code', direction: 'higher', threshold: 0.5, reason: 'always', needsGroundTruth: false, input: 'agent', samplingKey: 'probe', scorer, ...over };
@@ -63,6 +64,21 @@ describe('evaluate record shape', () => {
       expect(JSON.stringify(out.record)).toBe(JSON.stringify(expected));
       expect(Object.keys(out.record)).toEqual(SPEC_ORDER.filter((k) => k in expected));
     }
+  });
+
+  it('a nested run (an agent used as a tool): its parent run right after agentName; none on a top-level run', async () => {
+    const contexts = extractAgentRunContexts(readFileSync(new URL('../fixtures/python/openai-agents-as-tool-openinference.json', import.meta.url), 'utf8'));
+    const inner = contexts.find((c) => c.run.agentName === 'order_agent');
+    const outer = contexts.find((c) => c.run.agentName === 'front_desk' && c.run.traceId === inner?.run.traceId);
+    if (!inner || !outer) throw new Error('fixture lacks the nested runs');
+    const scorer = createScorer({ id: 'probe', description: 'probe' }).generateScore(() => 1);
+    const nested = await evaluate({ scorer: configured({}, scorer), context: inner, samplingRate: 1, source: 'otlp', now: clock() });
+    const top = await evaluate({ scorer: configured({}, scorer), context: outer, samplingRate: 1, source: 'otlp', now: clock() });
+    if (nested.kind !== 'record' || top.kind !== 'record') throw new Error('expected records');
+    expect(Object.keys(nested.record).slice(0, 7)).toEqual(['evaluationId', 'traceId', 'spanId', 'agentName', 'parentSpanId', 'parentAgent', 'scorer']);
+    expect([nested.record.parentSpanId, nested.record.parentAgent]).toEqual([outer.run.spanId, 'front_desk']);
+    expect(Object.keys(top.record)).not.toContain('parentSpanId');
+    expect(Object.keys(top.record)).not.toContain('parentAgent');
   });
 
   it('an error record: no score or label, the error, documented field order', async () => {

@@ -183,6 +183,9 @@ function read(span: Span, tree: SpanTree, keyFlags: number, j: JsonCache): SpanF
   const kind = (attrStr(a, 'openinference.span.kind') ?? '').toUpperCase();
   const smol = span.scope.name === SMOLAGENTS_SCOPE;
   let role = kind === 'AGENT' && isGraphStep(tree, span, j) ? 'workflow' : ROLES[kind];
+  // The LangChain instrumentation marks any run with "agent" in its name AGENT, a tool too (`ask_order_agent`, an
+  // agent called from a tool); `tool.name`, set on tool runs only, says what it is.
+  if (role === 'agent' && attrStr(a, 'tool.name') !== undefined) role = 'tool';
   // smolagents' answer tool carries the reply (read from the LLM's call), not a tool result.
   if (smol && role === 'tool' && attrStr(a, 'tool.name') === FINAL_ANSWER_TOOL) role = 'workflow';
   // A LlamaIndex agent workflow has no AGENT span: its top-level `<Agent>.run` span is the agent's run, whose
