@@ -62,7 +62,19 @@ function firstJsonValue(bytes: Uint8Array): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    const line = text.split('\n').find((l) => l.trim() !== '');
+    // The first non-blank line, found without splitting what may be a very large input.
+    let start = 0;
+    let line: string | undefined;
+    while (start < text.length) {
+      const nl = text.indexOf('\n', start);
+      const candidate = text.slice(start, nl < 0 ? text.length : nl);
+      if (candidate.trim() !== '') {
+        line = candidate;
+        break;
+      }
+      if (nl < 0) break;
+      start = nl + 1;
+    }
     if (line === undefined) return undefined;
     try {
       return JSON.parse(line) as unknown;
