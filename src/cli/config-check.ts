@@ -9,7 +9,8 @@
  * - options that have no effect: `reason` on a scorer that never gives a reason (a code scorer, or a module
  *   without a reason step), and sampling overrides for scorers that are not configured;
  * - TLS files of enabled listeners that are missing, unreadable, not PEM, or a key that does not match its
- *   certificate (`sources.otlp.http.tls.certFile`, …), read as `serve` would.
+ *   certificate (`sources.otlp.http.tls.certFile`, …), read as `serve` would;
+ * - paths `serve` writes that cannot be written (`emit.jsonl.path`, `sources.otlp.wal.dir`).
  */
 import { dirname } from 'node:path';
 import { checkConfig, checkConfigText, readConfigFile, type Env } from '../config/load.js';
@@ -24,6 +25,7 @@ import type { ScorerRegistry } from '../scorers/registry.js';
 import { effectiveScorerSection, judgeRequirementIssues } from '../service/scorers.js';
 import { tlsServerSettings } from '../config/sections/tls.js';
 import { serverTlsIssues } from '../tls/material.js';
+import { writablePathIssues } from '../config/writable-paths.js';
 
 export interface ConfigReport {
   /** The file checked, or `<defaults>`. */
@@ -139,7 +141,7 @@ export async function checkConfigFile(path: string | undefined, options: { env: 
   const doc = check.expanded;
   // A YAML syntax error: nothing else can be read.
   if (!isRecord(doc)) return { file, issues: check.issues };
-  const issues = [...check.issues, ...tlsIssues(doc)];
+  const issues = [...check.issues, ...tlsIssues(doc), ...writablePathIssues(doc)];
   const judgeOn = check.config ? judgeEnabled(resolveJudgeSettings(check.config.judge, env)) : judgeOf(doc, env);
   const entries = typedEntries(doc);
   if (judgeOn === false) {

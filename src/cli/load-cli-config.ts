@@ -4,6 +4,7 @@ import type { Config } from '../config/schema.js';
 import type { LogLevel } from '../config/sections/telemetry.js';
 import { createScorerRegistry, type ScorerRegistry } from '../scorers/registry.js';
 import type { CliContext } from './context.js';
+import { setLogFormat } from '../telemetry/log.js';
 
 export interface CliConfig {
   config: Config;
@@ -30,7 +31,8 @@ export function configSource(explicit: string | undefined, env: Env): string | u
 
 /**
  * Load the config and set the CLI logger's level: TRACEJUDGE_LOG_LEVEL, else `telemetry.logLevel`, else the
- * command's default (`warn` unless `options.defaultLogLevel`).
+ * command's default (`warn` unless `options.defaultLogLevel`); and its format: TRACEJUDGE_LOG_FORMAT, else
+ * `telemetry.logFormat`, else text on a terminal and JSON otherwise.
  */
 export function loadCliConfig(explicit: string | undefined, cli: CliContext, options: LoadCliConfigOptions = {}): CliConfig {
   const env = options.env ?? process.env;
@@ -38,5 +40,6 @@ export function loadCliConfig(explicit: string | undefined, cli: CliContext, opt
   const scorers = createScorerRegistry();
   const config = loadConfig(path, env, { scorers }, configSource(explicit, env));
   if (!env.TRACEJUDGE_LOG_LEVEL) cli.logger.level = config.telemetry.logLevel ?? options.defaultLogLevel ?? 'warn';
+  setLogFormat(cli.logger, config.telemetry.logFormat, env);
   return { config, path, scorers };
 }

@@ -20,17 +20,29 @@ function formatRate(perSecond: number): string {
   return perSecond.toFixed(2);
 }
 
-/** One line: `score [=====-----] 120/400 traces  30%  41.2/s  ETA 7s  (3 records)`. */
-const format: cliProgress.GenericFormatter = (options, params, payload: Payload) => {
-  const elapsedS = Math.max(0.001, ((params.stopTime ?? Date.now()) - params.startTime) / 1000);
-  const rate = params.value / elapsedS;
+/**
+ * Below this much elapsed time the rate is not shown: the first tick comes a few milliseconds after the start,
+ * when a batch of 512 already counted would read as "512000/s ETA 0s".
+ */
+export const MIN_RATE_WINDOW_S = 1;
+
+/** The rate per second after `elapsedS` seconds, or undefined while too little time has passed to tell. */
+export function rateOf(value: number, elapsedS: number): number | undefined {
+  return elapsedS >= MIN_RATE_WINDOW_S ? value / elapsedS : undefined;
+}
+
+/** One line: `score [=====-----] 120/400 traces  30%  41.2/s  ETA 7s  (3 records)`; `-/s  ETA ?` in the first second. */
+export const format: cliProgress.GenericFormatter = (options, params, payload: Payload) => {
+  const elapsedS = ((params.stopTime ?? Date.now()) - params.startTime) / 1000;
+  const rate = rateOf(params.value, elapsedS);
+  const rateText = rate === undefined ? '-/s' : `${formatRate(rate)}/s`;
   const extra = payload.extra ? `  (${payload.extra})` : '';
-  if (!payload.known || params.total <= 0) return `${payload.label} ${params.value} ${payload.unit}  ${formatRate(rate)}/s${extra}`;
+  if (!payload.known || params.total <= 0) return `${payload.label} ${params.value} ${payload.unit}  ${rateText}${extra}`;
   const bar = cliProgress.Format.BarFormat(params.progress, options);
   const left = Math.max(0, params.total - params.value);
-  const eta = rate > 0 ? cliProgress.Format.TimeFormat(Math.round(left / rate), options, 1) : '?';
+  const eta = rate !== undefined && rate > 0 ? cliProgress.Format.TimeFormat(Math.round(left / rate), options, 1) : '?';
   const pct = Math.floor(params.progress * 100);
-  return `${payload.label} [${bar}] ${params.value}/${params.total} ${payload.unit}  ${pct}%  ${formatRate(rate)}/s  ETA ${eta}${extra}`;
+  return `${payload.label} [${bar}] ${params.value}/${params.total} ${payload.unit}  ${pct}%  ${rateText}  ETA ${eta}${extra}`;
 };
 
 export class Progress {

@@ -9,12 +9,16 @@ import type { z } from 'zod';
 import { ConfigError, ErrorCodes, errorMessage, TracejudgeError, type ConfigIssue } from '../errors.js';
 import { formatPath } from './path.js';
 import { configSchema, type Config } from './schema.js';
+import { duplicateListenerIssues, type ListenerAt } from './sections/listeners.js';
+import { didYouMean, knownKeysAt } from './suggest.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
 // The YAML parser is required when there is YAML to read: a command run without a config file (offline
 // `extract`, `score`) never loads it. It is CommonJS, so a synchronous require keeps loading synchronous.
 const require = createRequire(import.meta.url);
+type YAMLError = import('yaml').YAMLError;
+type LineCounter = import('yaml').LineCounter;
 const loadYaml = (): typeof import('yaml') => require('yaml') as typeof import('yaml');
 
 const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
@@ -67,12 +71,14 @@ function deepFreeze<T>(value: T): T {
  * Config issues from zod issues: an unknown key is one issue per key; a bad record key (an invalid agent
  * pattern) is reported at that key with its own message instead of zod's "Invalid key in record".
  */
-export function zodIssues(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = []): ConfigIssue[] {
+export function zodIssues(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = [], schema?: z.ZodType): ConfigIssue[] {
   const out: ConfigIssue[] = [];
   for (const issue of issues) {
     const at = [...prefix, ...issue.path];
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) out.push({ path: formatPath([...at, key]), message: 'unknown key' });
+      // With the schema, a typo gets the key it was likely meant as (`scorer` → `scorers`).
+      const known = schema ? knownKeysAt(schema, issue.path) : [];
+      for (const key of issue.keys) out.push({ path: formatPath([...at, key]), message: `unknown key${didYouMean(key, known)}` });
     } else if (issue.code === 'invalid_key' && issue.issues.length > 0) {
       for (const inner of issue.issues) out.push({ path: formatPath(at), message: inner.message });
     } else {
@@ -116,6 +122,30 @@ function budgetIssues(raw: Record<string, unknown>): ConfigIssue[] {
 }
 
 /**
+ * Listeners that `serve` would open on one port, read from the document with the schema's defaults, so the
+ * clash is reported even when their sections have other errors.
+ */
+function listenerIssues(raw: Record<string, unknown>): ConfigIssue[] {
+  const listeners: ListenerAt[] = [];
+  for (const l of LISTENERS) {
+    const node = l.path.reduce<unknown>((n, k) => (isRecord(n) ? n[k] : undefined), raw);
+    const section = isRecord(node) ? node : {};
+    if (section.enabled === false) continue;
+    const host = typeof section.host === 'string' ? section.host : '127.0.0.1';
+    const port = typeof section.port === 'number' ? section.port : l.defaultPort;
+    listeners.push({ path: l.path.join('.'), host, port });
+  }
+  return duplicateListenerIssues(listeners);
+}
+
+/** The listeners `serve` opens, with the default ports of the schema (a test keeps them equal). */
+export const LISTENERS = [
+  { path: ['sources', 'otlp', 'http'], defaultPort: 4318 },
+  { path: ['sources', 'otlp', 'grpc'], defaultPort: 4317 },
+  { path: ['emit', 'prometheus'], defaultPort: 9464 },
+] as const;
+
+/**
  * The outcome of checking a config: every issue found, the config when there is none, and the document after
  * `${VAR}` expansion (for checks that go further, such as loading custom scorer modules), absent only when
  * the YAML itself could not be parsed.
@@ -133,12 +163,34 @@ export interface ConfigCheck {
 export function checkConfig(raw: unknown, env: Env = process.env, options: ParseOptions = {}): ConfigCheck {
   const expanded = expandEnv(raw ?? {}, env);
   const result = configSchema.safeParse(expanded);
-  const issues: ConfigIssue[] = result.success ? [] : zodIssues(result.error.issues);
+  const issues: ConfigIssue[] = result.success ? [] : zodIssues(result.error.issues, [], configSchema);
   if (isRecord(expanded)) {
     if (options.scorers && isRecord(expanded.scorers)) issues.push(...options.scorers.check(expanded.scorers));
     issues.push(...budgetIssues(expanded));
+    issues.push(...listenerIssues(expanded));
   }
   return issues.length > 0 || !result.success ? { issues, expanded } : { issues, expanded, config: deepFreeze(result.data) };
+}
+
+/**
+ * One issue per YAML syntax problem. After a structural error the parser reports every later token as
+ * "Unexpected … token in YAML stream" (a `${VAR:-x}` in a flow map gave 44 lines); those cascades, and further
+ * errors on a line already reported, are left out. A placeholder inside a `{ }` flow map gets the fix.
+ */
+function yamlSyntaxIssues(errors: readonly YAMLError[], text: string, lineCounter: LineCounter): ConfigIssue[] {
+  const lines = text.split('\n');
+  const issues: ConfigIssue[] = [];
+  const reportedLines = new Set<number>();
+  for (const e of errors) {
+    const pos = e.linePos?.[0] ?? lineCounter.linePos(e.pos[0]);
+    if (reportedLines.has(pos.line) || (issues.length > 0 && e.code === 'UNEXPECTED_TOKEN')) continue;
+    reportedLines.add(pos.line);
+    const source = lines[pos.line - 1] ?? '';
+    const flowPlaceholder = /\{[^}]*\$\{/.test(source) && !/["']\$\{/.test(source);
+    const hint = flowPlaceholder ? ' (a ${VAR:-default} placeholder inside a { } flow map must be quoted: "${VAR:-default}")' : '';
+    issues.push({ path: `line ${pos.line}, column ${pos.col}`, message: `${e.message.split('\n')[0] ?? e.message}${hint}` });
+  }
+  return issues;
 }
 
 /** `checkConfig` of YAML text; YAML syntax errors are issues with line and column (and nothing else is checked). */
@@ -146,14 +198,7 @@ export function checkConfigText(text: string, env: Env = process.env, options: P
   const { LineCounter, parseDocument } = loadYaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true, lineCounter });
-  if (doc.errors.length > 0) {
-    return {
-      issues: doc.errors.map((e) => {
-        const pos = e.linePos?.[0] ?? lineCounter.linePos(e.pos[0]);
-        return { path: `line ${pos.line}, column ${pos.col}`, message: e.message.split('\n')[0] ?? e.message };
-      }),
-    };
-  }
+  if (doc.errors.length > 0) return { issues: yamlSyntaxIssues(doc.errors, text, lineCounter) };
   return checkConfig(doc.toJS({ maxAliasCount: 100 }) as unknown, env, options);
 }
 

@@ -8,6 +8,7 @@
  */
 import type { z } from 'zod';
 import { formatPath } from '../config/path.js';
+import { didYouMean } from '../config/suggest.js';
 import { ConfigError, type ConfigIssue } from '../errors.js';
 import { registerCodeScorerTypes } from './code/register.js';
 import type { ElementCache } from './code/completeness/element-cache.js';
@@ -168,7 +169,7 @@ export class ScorerRegistry {
     const def = typeof type === 'string' ? this.#types.get(type) : undefined;
     if (!def) {
       if (typeof type !== 'string') return { issues: [] };
-      return { issues: [{ path: formatPath(['scorers', name, 'type']), message: `unknown scorer type ${JSON.stringify(type)} (known: ${this.types().join(', ')})` }] };
+      return { issues: [{ path: formatPath(['scorers', name, 'type']), message: `unknown scorer type ${JSON.stringify(type)}${didYouMean(String(type), this.types())} (known: ${this.types().join(', ')})` }] };
     }
     const parsed = def.options.safeParse(optionsOf(entry));
     if (parsed.success) return { issues: this.#thresholdIssues(name, entry, def, parsed.data), options: parsed.data, def };

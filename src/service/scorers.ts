@@ -57,7 +57,8 @@ export function judgeRequirementIssues(config: Pick<Config, 'scorers'>, registry
   const fix = problem ? problem.message : 'set judge.apiKey or OPENAI_API_KEY';
   const issues: ConfigIssue[] = [];
   for (const [name, entry] of Object.entries(config.scorers)) {
-    if (registry.kindOf(entry.type) === 'judge' && entry.type !== 'custom') {
+    // An unknown type is reported as such (with a suggestion) by the registry's check, not as needing the judge.
+    if (registry.get(entry.type) && registry.kindOf(entry.type) === 'judge' && entry.type !== 'custom') {
       issues.push({ path: formatPath(['scorers', name, 'type']), message: `type ${entry.type} needs the LLM judge; ${fix}` });
     }
   }

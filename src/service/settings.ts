@@ -17,7 +17,7 @@ import { JudgeResolver } from '../judge/resolver.js';
 import { markJudgeFetch } from '../judge/self-mark.js';
 import { createScorerRegistry, type ScorerRegistry } from '../scorers/registry.js';
 import { Telemetry } from '../telemetry/instruments.js';
-import { createLogger, Secrets } from '../telemetry/log.js';
+import { createLogger, resolveLogFormat, Secrets } from '../telemetry/log.js';
 import { createMeters, type Meters } from '../telemetry/metrics.js';
 import { packageVersion } from './version.js';
 
@@ -131,7 +131,8 @@ export function createSettings(config: Config, options: CreateSettingsOptions = 
   const secrets = options.secrets ?? new Secrets();
   // Unset everywhere: createLogger's default (info; silent under vitest).
   const level = env.TRACEJUDGE_LOG_LEVEL ?? config.telemetry.logLevel;
-  const logger = options.logger ?? createLogger({ env, secrets, ...(level ? { level } : {}) });
+  const format = resolveLogFormat(config.telemetry.logFormat, env);
+  const logger = options.logger ?? createLogger({ env, secrets, format, ...(level ? { level } : {}) });
   // Made on first use, once per service (its service.instance.id is this service's).
   let resource: Resource | undefined;
   const resourceOf = (): Resource => (resource ??= serviceResource(env));

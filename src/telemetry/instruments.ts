@@ -60,6 +60,11 @@ export interface Instruments {
   walAppends: Counter;
   /** OTLP write-ahead log: records replayed at startup. */
   walReplayed: Counter;
+  /**
+   * `tracejudge.otlp.empty_requests`: OTLP export requests that carried no span and no log record (accepted, as
+   * the spec asks, since unknown fields are ignored; often a client that does not send OTLP). Attribute `signal`.
+   */
+  otlpEmptyRequests: Counter;
 }
 
 /** What a write-ahead log reports to its gauges. */
@@ -170,6 +175,10 @@ function createInstruments(meter: Meter, sources: GaugeSources): Instruments {
     walUnsettled,
     walAppends: meter.createCounter('tracejudge.wal.appends', { description: 'OTLP requests written to the write-ahead log, by outcome.', unit: '{request}' }),
     walReplayed: meter.createCounter('tracejudge.wal.replayed', { description: 'Write-ahead log records replayed at startup.', unit: '{request}' }),
+    otlpEmptyRequests: meter.createCounter('tracejudge.otlp.empty_requests', {
+      description: 'OTLP export requests with no span and no log record (accepted; unknown fields are ignored).',
+      unit: '{request}',
+    }),
   };
 }
 

@@ -27,7 +27,7 @@ describe('tls keys in the config schema', () => {
     expect(at(issues, 'sources.otlp.http.tls.keyFile')).toHaveLength(1);
     expect(at(issues, 'sources.otlp.grpc.tls.reloadIntervalMs')).toHaveLength(1);
     expect(at(issues, 'emit.prometheus.tls.minVersion')).toHaveLength(1);
-    expect(at(issues, 'emit.prometheus.tls.clientCAFile')).toEqual(['unknown key']);
+    expect(at(issues, 'emit.prometheus.tls.clientCAFile')).toEqual(['unknown key; did you mean "clientCaFile"?']);
   });
 
   it('defaults minVersion to TLSv1.2 and leaves listeners plaintext without tls', () => {

@@ -152,8 +152,9 @@ async function runDemo(cli: CliContext, configFile: string | undefined, duration
     phase,
   });
 
-  // On a terminal the summary redraws in place (log-update); otherwise a status line every few seconds.
-  const tty = process.stdout.isTTY === true;
+  // On a terminal the summary redraws in place (log-update); otherwise a status line every few seconds. A
+  // terminal that reports 0 rows (some CI and container ptys) gets the latter: log-update would clip every line.
+  const tty = process.stdout.isTTY === true && (process.stdout.rows ?? 0) > 0;
   const screen = tty ? (await import('log-update')).createLogUpdate(process.stdout, { showCursor: false }) : undefined;
   const draw = (phase: DemoView['phase']): void => screen?.(renderDemoSummary(view(phase), terminalWidth(process.stdout)));
   if (!tty) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { picomatchGlob } from '../patterns.js';
+import { httpUrl, listenHost } from './listeners.js';
 import { tlsServerSettings } from './tls.js';
 
 /** Retry policy shared by every emitter: exponential backoff with jitter within a time budget. */
@@ -65,7 +66,7 @@ export const emitSection = z
     otlp: z
       .strictObject({
         /** Base URL (`/v1/traces`, `/v1/logs` are appended for HTTP). Unset: `OTEL_EXPORTER_OTLP_*` decide, else off. */
-        endpoint: z.string().min(1).optional(),
+        endpoint: httpUrl.optional(),
         protocol: z.enum(['http/protobuf', 'http/json', 'grpc']).default('http/protobuf'),
         headers: z.record(z.string(), z.string()).optional(),
         timeoutMs: z.number().int().positive().default(10_000),
@@ -81,7 +82,7 @@ export const emitSection = z
     prometheus: z
       .strictObject({
         enabled: z.boolean().default(true),
-        host: z.string().min(1).default('127.0.0.1'),
+        host: listenHost.default('127.0.0.1'),
         port: z.number().int().min(0).max(65535).default(9464),
         /** HTTPS for `/metrics`, the health routes and the live page, and with `clientCaFile` mTLS; absent: HTTP. */
         tls: tlsServerSettings,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listenHost } from './listeners.js';
 import { tlsServerSettings } from './tls.js';
 
 const bearerAuth = z
@@ -15,7 +16,7 @@ const bearerAuth = z
 const httpSource = z
   .strictObject({
     enabled: z.boolean().default(true),
-    host: z.string().min(1).default('127.0.0.1'),
+    host: listenHost.default('127.0.0.1'),
     port: z.number().int().min(0).max(65535).default(4318),
     /** Body limit after decompression. */
     maxBodyBytes: z.number().int().positive().default(16 * 1024 * 1024),
@@ -34,7 +35,7 @@ const httpSource = z
 const grpcSource = z
   .strictObject({
     enabled: z.boolean().default(true),
-    host: z.string().min(1).default('127.0.0.1'),
+    host: listenHost.default('127.0.0.1'),
     port: z.number().int().min(0).max(65535).default(4317),
     maxMessageBytes: z.number().int().positive().default(16 * 1024 * 1024),
     /** HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS: calls one connection may have open at once. */

@@ -12,6 +12,11 @@ export const telemetrySection = z
      * `TRACEJUDGE_LOG_LEVEL` wins over both.
      */
     logLevel: z.enum(LOG_LEVELS).optional(),
+    /**
+     * `text`: one readable line per entry (local time, level name, message, fields); `json`: pino JSON lines.
+     * Unset: text when stderr is a terminal, else JSON. `TRACEJUDGE_LOG_FORMAT` wins.
+     */
+    logFormat: z.enum(['json', 'text']).optional(),
     /** `serve` must finish shutting down within this. */
     shutdownTimeoutMs: z.number().int().positive().default(10_000),
     /** What `/readyz` and the component state gauge judge (docs/operations.md, "Readiness"). */

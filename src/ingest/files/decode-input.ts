@@ -27,7 +27,7 @@ export type InputFormat = 'json' | 'protobuf';
 const BOM = [0xef, 0xbb, 0xbf];
 
 /** The format from the extension (`.json`, `.jsonl`, `.ndjson`, `.pb`, `.binpb`), else from the content. */
-function detectFormat(formatHint: string, bytes: Uint8Array): InputFormat {
+export function detectFormat(formatHint: string, bytes: Uint8Array): InputFormat {
   if (/\.(json|jsonl|ndjson)$/i.test(formatHint)) return 'json';
   if (/\.(pb|binpb|protobuf)$/i.test(formatHint)) return 'protobuf';
   return firstNonSpace(bytes, bomLength(bytes)) === 0x7b ? 'json' : 'protobuf';

@@ -7,8 +7,9 @@ import { ErrorCodes, TracejudgeError } from '../../errors.js';
 import type { ComponentSettings } from '../../component.js';
 import type { Interner } from '../otlp/intern.js';
 import type { SpanSink } from '../sink.js';
-import { decodeInput, type InputDocument } from './decode-input.js';
-import { readInputBytes } from './read-bytes.js';
+import { decodeInput, detectFormat, type InputDocument } from './decode-input.js';
+import { describeNonOtlp, foreignFormat } from './not-otlp.js';
+import { readInputBytes, type InputBytes } from './read-bytes.js';
 
 /** One input with its decoded documents. */
 export interface DecodedInput {
@@ -25,13 +26,20 @@ export interface IngestTotals {
   rejected: number;
 }
 
-/** Read and decode every input; throws `TracejudgeError` (INPUT_UNREADABLE / INPUT_MALFORMED) naming the first bad one. */
+/**
+ * Read and decode every input; throws `TracejudgeError` (INPUT_UNREADABLE / INPUT_MALFORMED) naming the first
+ * bad one. An input that yields no span and no log record is bad too (a Jaeger export, `{"hello":"world"}`):
+ * the message says what it holds instead, rather than the command reporting 0 runs and exit 0.
+ */
 export async function readInputs(paths: readonly string[], settings: ComponentSettings & { readonly interner: Interner }, stdin?: NodeJS.ReadableStream): Promise<DecodedInput[]> {
   if (paths.filter((p) => p === '-').length > 1) throw new TracejudgeError(ErrorCodes.USAGE, 'stdin (-) can be read only once');
   const out: DecodedInput[] = [];
   for (const path of paths) {
     const input = await readInputBytes(path, stdin);
-    const documents = decodeInput(input, settings.interner);
+    const documents = decodeWithHint(input, settings.interner);
+    if (documents.every((d) => d.spans.length === 0 && d.logs.length === 0 && d.rejected === 0)) {
+      throw new TracejudgeError(ErrorCodes.INPUT_MALFORMED, `${input.name}: ${describeNonOtlp(input, detectFormat(input.formatHint, input.bytes))}`);
+    }
     for (const d of documents) {
       if (d.rejected > 0) {
         const where = d.line === undefined ? input.name : `${input.name}:${d.line}`;
@@ -41,6 +49,24 @@ export async function readInputs(paths: readonly string[], settings: ComponentSe
     out.push({ name: input.name, documents });
   }
   return out;
+}
+
+/** `decodeInput`, adding what the input looks like when its JSON is fine but not an OTLP envelope (a Zipkin array). */
+function decodeWithHint(input: InputBytes, ix: Interner): InputDocument[] {
+  try {
+    return decodeInput(input, ix);
+  } catch (err) {
+    if (!(err instanceof TracejudgeError) || detectFormat(input.formatHint, input.bytes) !== 'json') throw err;
+    let doc: unknown;
+    try {
+      doc = JSON.parse(Buffer.from(input.bytes.buffer, input.bytes.byteOffset, input.bytes.length).toString('utf8').replace(/^\uFEFF/, ''));
+    } catch {
+      throw err; // a syntax error, already named with its offset
+    }
+    const foreign = foreignFormat(doc);
+    if (foreign === undefined) throw err;
+    throw new TracejudgeError(ErrorCodes.INPUT_MALFORMED, `${input.name}: not an OTLP request: ${foreign}`, { cause: err });
+  }
 }
 
 /** Something that takes batches and can decide everything it holds (the assembler). */

@@ -160,7 +160,7 @@ class FrameCounter {
 export function createOtlpGrpcReceiver(options: OtlpGrpcReceiverOptions): OtlpReceiver {
   const log = options.settings.logger.child({ component: 'otlp-grpc' });
   const badRequests = new ThrottledLog(log, 'rejected malformed OTLP/gRPC requests');
-  const refusedCalls = new ThrottledLog(log, 'refused OTLP/gRPC calls (in-flight budget or message timeout)');
+  const refusedCalls = new ThrottledLog(log, 'refused OTLP/gRPC calls (in-flight budget, buffers full or message timeout)');
   const budget = options.budget ?? new InFlightBudget(Math.max(DEFAULT_BUDGET_BYTES, options.maxMessageBytes));
   const messageTimeoutMs = options.messageTimeoutMs ?? 10_000;
   let server: grpc.Server | undefined;
@@ -215,7 +215,7 @@ export function createOtlpGrpcReceiver(options: OtlpGrpcReceiverOptions): OtlpRe
         if (stream && !stream.closed && !stream.destroyed) stream.close(http2Constants.NGHTTP2_NO_ERROR);
       };
       const overBudget = (): void => {
-        refusedCalls.hit(1, { code: 'RESOURCE_EXHAUSTED' });
+        refusedCalls.hit(1, { code: 'RESOURCE_EXHAUSTED', reason: 'request messages in flight are at sources.otlp.maxInFlightBytes', client: peerOf(call) });
         end(withRetryInfo(grpc.status.RESOURCE_EXHAUSTED, RpcCode.RESOURCE_EXHAUSTED, `request messages in flight are at sources.otlp.maxInFlightBytes; retry after ${BUDGET_RETRY_AFTER_MS}ms`, BUDGET_RETRY_AFTER_MS));
       };
       const onData = (chunk: Buffer): void => {
@@ -250,7 +250,7 @@ export function createOtlpGrpcReceiver(options: OtlpGrpcReceiverOptions): OtlpRe
               }
               reservation = budget.open();
               timer = setTimeout(() => {
-                refusedCalls.hit(1, { code: 'DEADLINE_EXCEEDED' });
+                refusedCalls.hit(1, { code: 'DEADLINE_EXCEEDED', reason: `request message not received within ${messageTimeoutMs}ms (sources.otlp.grpc.messageTimeoutMs)`, client: peerOf(call) });
                 end({ code: grpc.status.DEADLINE_EXCEEDED, details: `request message not received within ${messageTimeoutMs}ms (sources.otlp.grpc.messageTimeoutMs)`, metadata: new grpc.Metadata() });
               }, messageTimeoutMs);
               timer.unref();
@@ -292,14 +292,19 @@ export function createOtlpGrpcReceiver(options: OtlpGrpcReceiverOptions): OtlpRe
         }
         const pressure = options.ingest.pressure(signal);
         if (pressure) {
+          refusedCalls.hit(1, { code: 'RESOURCE_EXHAUSTED', reason: pressure.reason, client: peerOf(call) });
           callback(refusal({ kind: 'refused', reason: pressure.reason, retryAfterMs: pressure.retryAfterMs }));
           return;
         }
         options.ingest.accept(signal, 'protobuf', call.request).then(
-          (outcome) => answer(outcome, callback),
+          (outcome) => {
+            if (outcome.kind === 'refused') refusedCalls.hit(1, { code: outcome.reason === 'shutting_down' ? 'UNAVAILABLE' : 'RESOURCE_EXHAUSTED', reason: outcome.reason, client: peerOf(call) });
+            if (outcome.kind === 'wal_failed') refusedCalls.hit(1, { code: 'UNAVAILABLE', reason: outcome.message.slice(0, 200), client: peerOf(call) });
+            answer(outcome, callback);
+          },
           (err: unknown) => {
             if (err instanceof DecodeError) {
-              badRequests.hit();
+              badRequests.hit(1, { code: 'INVALID_ARGUMENT', reason: err.message.slice(0, 200), client: peerOf(call) });
               callback({ code: grpc.status.INVALID_ARGUMENT, details: err.message });
               return;
             }
@@ -356,9 +361,15 @@ export function createOtlpGrpcReceiver(options: OtlpGrpcReceiverOptions): OtlpRe
     async shutdown(deadline) {
       shuttingDown = true;
       tls?.stop();
+      // The counts still pending in the throttled lines are written, not lost with the process.
+      const flushLogs = (): void => {
+        badRequests.flush();
+        refusedCalls.flush();
+      };
       const s = server;
-      if (!s) return;
+      if (!s) return flushLogs();
       await closeGracefully((done) => s.tryShutdown(() => done()), () => s.forceShutdown(), Math.min(options.shutdownGraceMs ?? 5000, remainingMs(deadline)));
+      flushLogs();
       log.info({ port: boundPort }, 'OTLP/gRPC receiver stopped');
     },
   });
@@ -368,4 +379,13 @@ export function createOtlpGrpcReceiver(options: OtlpGrpcReceiverOptions): OtlpRe
 /** The OTLP signal of a method path. */
 function signalOf(path: string): 'traces' | 'logs' {
   return path.includes('.logs.') ? 'logs' : 'traces';
+}
+
+/** The caller's address for a log line (`ipv4:10.0.0.7:51234` → `10.0.0.7:51234`); undefined when grpc-js has none. */
+function peerOf(call: { getPeer?: () => string }): string | undefined {
+  try {
+    return call.getPeer?.().replace(/^ipv[46]:/, '');
+  } catch {
+    return undefined;
+  }
 }

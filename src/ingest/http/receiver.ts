@@ -85,8 +85,11 @@ interface Refusal {
 export function createOtlpHttpReceiver(options: OtlpHttpReceiverOptions): OtlpReceiver {
   const log = options.settings.logger.child({ component: 'otlp-http' });
   const badRequests = new ThrottledLog(log, 'rejected malformed OTLP/HTTP requests');
-  const refusedRequests = new ThrottledLog(log, 'refused OTLP/HTTP requests (in-flight budget, body timeout or size)');
+  const refusedRequests = new ThrottledLog(log, 'refused OTLP/HTTP requests (in-flight budget, buffers full, body timeout or write-ahead log)');
   const refusedHandshakes = new ThrottledLog(log, 'refused TLS handshakes on OTLP/HTTP (no or untrusted client certificate, plaintext, or no common protocol version)');
+  /** Log a refused request (throttled, with the count) with its status, the reason the client was given and its address. */
+  const rejected = (which: ThrottledLog, req: IncomingMessage, status: number, reason: string): void =>
+    which.hit(1, { status, reason: reason.slice(0, 200), client: clientOf(req) });
   const budget = options.budget ?? new InFlightBudget(Math.max(DEFAULT_BUDGET_BYTES, options.maxBodyBytes));
   const bodyTimeoutMs = options.bodyTimeoutMs ?? 10_000;
   const discardBytes = options.discardBytes ?? 4 * options.maxBodyBytes;
@@ -158,10 +161,12 @@ export function createOtlpHttpReceiver(options: OtlpHttpReceiverOptions): OtlpRe
     const encoding: OtlpEncoding | undefined = mediaType === 'application/json' ? 'json' : mediaType === 'application/x-protobuf' ? 'protobuf' : undefined;
     // The token first (401 before 415), from the headers alone: nothing of the body is read before it.
     if (!tokenAccepts(options.bearerToken, req.headers.authorization)) {
+      rejected(badRequests, req, 401, 'missing or invalid bearer token');
       await refuse(req, res, encoding ?? 'json', timer, { status: 401, code: RpcCode.UNAUTHENTICATED, message: 'missing or invalid bearer token', headers: { 'www-authenticate': 'Bearer' } });
       return;
     }
     if (encoding === undefined) {
+      rejected(badRequests, req, 415, `unsupported Content-Type ${JSON.stringify(mediaType.slice(0, 60))}`);
       await refuse(req, res, 'json', timer, {
         status: 415,
         code: RpcCode.INVALID_ARGUMENT,
@@ -176,7 +181,9 @@ export function createOtlpHttpReceiver(options: OtlpHttpReceiverOptions): OtlpRe
     // Saturated: answer before reading and decoding the body, so overload costs as little as possible.
     const pressure = options.ingest.pressure(signal);
     if (pressure) {
-      await refuse(req, res, encoding, timer, sinkRefusal(pressure.reason, pressure.retryAfterMs));
+      const refusal = sinkRefusal(pressure.reason, pressure.retryAfterMs);
+      rejected(refusedRequests, req, refusal.status, refusal.message);
+      await refuse(req, res, encoding, timer, refusal);
       return;
     }
     let body: Buffer;
@@ -202,9 +209,11 @@ export function createOtlpHttpReceiver(options: OtlpHttpReceiverOptions): OtlpRe
     } catch (err) {
       if (!(err instanceof DecodeError)) throw err;
       fail(res, encoding, { status: 400, code: RpcCode.INVALID_ARGUMENT, message: err.message });
-      badRequests.hit(1, { status: 400 });
+      rejected(badRequests, req, 400, err.message);
       return;
     }
+    if (outcome.kind === 'refused') rejected(refusedRequests, req, outcome.reason === 'shutting_down' ? 503 : 429, outcome.reason === 'shutting_down' ? 'shutting down' : 'buffers are full');
+    if (outcome.kind === 'wal_failed') rejected(refusedRequests, req, 503, outcome.message);
     answer(res, signal, encoding, outcome);
   }
 
@@ -213,23 +222,23 @@ export function createOtlpHttpReceiver(options: OtlpHttpReceiverOptions): OtlpRe
       case 'aborted':
         return;
       case 'timeout':
-        refusedRequests.hit(1, { status: 408 });
+        rejected(refusedRequests, req, 408, err.message);
         fail(res, encoding, { status: 408, code: DEADLINE_EXCEEDED, message: `${err.message} (sources.otlp.http.bodyTimeoutMs: ${bodyTimeoutMs})` }, true);
         return;
       case 'over_budget':
-        refusedRequests.hit(1, { status: 429 });
+        rejected(refusedRequests, req, 429, err.message);
         await refuse(req, res, encoding, timer, retryable(429, err.message, BUDGET_RETRY_AFTER_MS));
         return;
       case 'too_large':
-        badRequests.hit(1, { status: 413 });
+        rejected(badRequests, req, 413, err.message);
         await refuse(req, res, encoding, timer, { status: 413, code: RpcCode.INVALID_ARGUMENT, message: err.message, close: true });
         return;
       case 'unsupported_encoding':
-        badRequests.hit(1, { status: 415 });
+        rejected(badRequests, req, 415, err.message);
         await refuse(req, res, encoding, timer, { status: 415, code: RpcCode.INVALID_ARGUMENT, message: err.message });
         return;
       case 'bad_encoding':
-        badRequests.hit(1, { status: 400 });
+        rejected(badRequests, req, 400, err.message);
         await refuse(req, res, encoding, timer, { status: 400, code: RpcCode.INVALID_ARGUMENT, message: err.message });
         return;
     }
@@ -280,7 +289,7 @@ export function createOtlpHttpReceiver(options: OtlpHttpReceiverOptions): OtlpRe
         const https = createHttpsServer({ ...httpOptions, ...reloader.options }, onRequest);
         reloader.onReload((next) => https.setSecureContext(next));
         reloader.start();
-        https.on('tlsClientError', (err) => refusedHandshakes.hit(1, { reason: err.message.slice(0, 200) }));
+        https.on('tlsClientError', (err, socket) => refusedHandshakes.hit(1, { reason: err.message.slice(0, 200), client: socket.remoteAddress }));
         tls = reloader;
         s = https;
       } else {
@@ -308,8 +317,12 @@ export function createOtlpHttpReceiver(options: OtlpHttpReceiverOptions): OtlpRe
     async shutdown(deadline) {
       shuttingDown = true;
       tls?.stop();
+      // The counts still pending in the throttled lines are written, not lost with the process.
+      const flushLogs = (): void => {
+        for (const l of [badRequests, refusedRequests, refusedHandshakes]) l.flush();
+      };
       const s = server;
-      if (!s?.listening) return;
+      if (!s?.listening) return flushLogs();
       await closeGracefully(
         (done) => {
           s.close(() => done());
@@ -318,10 +331,17 @@ export function createOtlpHttpReceiver(options: OtlpHttpReceiverOptions): OtlpRe
         () => s.closeAllConnections(),
         Math.min(options.shutdownGraceMs ?? 5000, remainingMs(deadline)),
       );
+      flushLogs();
       log.info({ port: boundPort }, 'OTLP/HTTP receiver stopped');
     },
   });
   return receiverOf(lifecycle, () => boundPort);
+}
+
+/** The client's address for a log line: `10.0.0.7` (IPv4-mapped IPv6 shown as IPv4). */
+function clientOf(req: IncomingMessage): string | undefined {
+  const a = req.socket.remoteAddress;
+  return a?.startsWith('::ffff:') ? a.slice(7) : a;
 }
 
 /** A request that cannot be parsed (or whose headers come too slowly): a plain answer, then the connection closes. */

@@ -18,6 +18,7 @@
 import { DecodeError, errorMessage } from '../../errors.js';
 import { estimateSpanBytes, type LogRecord, type Span } from '../../model/span.js';
 import type { ComponentSettings } from '../../component.js';
+import { ThrottledLog } from '../../telemetry/log.js';
 import type { OfferResult, Refusal, SpanSink } from '../sink.js';
 import { WalClosedError, WalFullError, type WriteAheadLog } from '../wal/log.js';
 import type { WalRecordKind } from '../wal/record.js';
@@ -79,12 +80,17 @@ export class OtlpIngest {
   readonly #logSink: SpanSink;
   readonly #wal: WriteAheadLog | undefined;
   readonly #settings: OtlpIngestOptions['settings'];
+  readonly #emptyLog: ThrottledLog;
 
   constructor(options: OtlpIngestOptions) {
     this.#sink = options.sink;
     this.#logSink = options.logSink ?? options.sink;
     this.#wal = options.wal;
     this.#settings = options.settings;
+    this.#emptyLog = new ThrottledLog(
+      options.settings.logger,
+      'OTLP export requests with no spans or log records (accepted: unknown fields are ignored); is the client sending OTLP (resourceSpans / resourceLogs)?',
+    );
   }
 
   /** The refusal a new trace request would get now (checked before its body is read), else undefined. */
@@ -96,6 +102,11 @@ export class OtlpIngest {
   async accept(signal: OtlpSignal, encoding: OtlpEncoding, body: Buffer): Promise<IngestOutcome> {
     const parts = signal === 'traces' && encoding === 'protobuf' && body.length >= SPLIT_MIN_BYTES ? splitTraceRequest(body, SPANS_PER_PART) : undefined;
     const decoded = parts && parts.length > 1 ? await this.#decodeInParts(body, parts) : this.#decode(signal, encoding, body);
+    if (this.#count(decoded) === 0 && decoded.result.rejected === 0) {
+      // Spec-compliant: an empty request (or one of unknown fields only) succeeds, but it is counted and said.
+      this.#settings.telemetry.instruments.otlpEmptyRequests.add(1, { signal });
+      this.#emptyLog.hit(1, { signal, encoding, bytes: body.length });
+    }
     const wal = this.#wal;
     if (!wal || this.#count(decoded) === 0) return this.#offerDecoded(decoded, undefined);
     return this.#appendThenOffer(wal, walKind(signal, encoding), body, decoded);
