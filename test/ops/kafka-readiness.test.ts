@@ -103,7 +103,6 @@ emit: { stdout: { enabled: false }, prometheus: { port: 0 } }
     }, 90_000, 250);
     expect(sawCrash).toBe(true);
     expect(crashed.status).toBe(503);
-    expect(count('kafka: consumer crashed; leaving the group, then restarting')).toBeGreaterThan(0);
     expect(crashed.body).toMatch(/kafka: consumer crashed \(.*\); restarting/);
     const joinsBefore = count('kafka: joined the consumer group');
     const rejoinS = await recovery();
@@ -116,6 +115,8 @@ emit: { stdout: { enabled: false }, prometheus: { port: 0 } }
       `${crashes} crashes, ${left.length} leaves (${left.map((l) => String(l.outcome)).join(',')}), ${joins} joins`;
     writeResult('kafka-readiness', { short, shortRecoveryS, long, rejoinS, crashes, leaves: left.length, joins, summary });
     await annotate(summary);
+    // Logged by the restart hook, which kafkajs may call only once the crash is reported (late on a loaded machine).
+    expect(count('kafka: consumer crashed; leaving the group, then restarting')).toBeGreaterThan(0);
     expect(joins).toBeGreaterThan(joinsBefore);
     expect(left.map((l) => l.outcome)).toContain('left');
     expect(rejoinS).toBeLessThan(SESSION_TIMEOUT_MS / 1000 / 2);

@@ -141,6 +141,6 @@ describe('config reload under tracejudge serve', () => {
     // A second reload still names the key waiting for a restart, and applies nothing new.
     serve.child.kill('SIGHUP');
     expect(await waitUntil(() => serve.logs().filter((l) => String(l.msg).startsWith('configuration changes not applied')).length >= 2, 10_000)).toBe(true);
-    expect(serve.logs().some((l) => l.msg === 'configuration reloaded: nothing applied live')).toBe(true);
+    expect(await waitUntil(() => serve.logs().some((l) => l.msg === 'configuration reloaded: nothing applied live'), 10_000)).toBe(true);
   }, 60_000);
 });
