@@ -31,10 +31,12 @@ export function rateOf(value: number, elapsedS: number): number | undefined {
   return elapsedS >= MIN_RATE_WINDOW_S ? value / elapsedS : undefined;
 }
 
-/** One line: `score [=====-----] 120/400 traces  30%  41.2/s  ETA 7s  (3 records)`; `-/s  ETA ?` in the first second. */
+/** One line: `score [=====-----] 120/400 traces  30%  41.2/s  ETA 7s  (3 records)`; `-/s  ETA ?` in the first second, unless finished. */
 export const format: cliProgress.GenericFormatter = (options, params, payload: Payload) => {
   const elapsedS = ((params.stopTime ?? Date.now()) - params.startTime) / 1000;
-  const rate = rateOf(params.value, elapsedS);
+  // Finished: the average over the whole run is known, however short it was.
+  const finished = payload.known && params.total > 0 && params.value >= params.total;
+  const rate = finished && elapsedS > 0 ? params.value / elapsedS : rateOf(params.value, elapsedS);
   const rateText = rate === undefined ? '-/s' : `${formatRate(rate)}/s`;
   const extra = payload.extra ? `  (${payload.extra})` : '';
   if (!payload.known || params.total <= 0) return `${payload.label} ${params.value} ${payload.unit}  ${rateText}${extra}`;

@@ -16,6 +16,10 @@ describe('progress rate and ETA', () => {
     expect(rateOf(512, 0.003)).toBeUndefined();
   });
 
+  it('once finished, the average rate of the whole run, however short', () => {
+    expect(line(3000, 3000, 500)).toBe('score [========================] 3000/3000 traces  100%  6000/s  ETA 0s');
+  });
+
   it('after it, the rate over the elapsed time and the ETA from it', () => {
     expect(line(512, 1024, 2000)).toBe('score [============------------] 512/1024 traces  50%  256/s  ETA 2s');
     expect(line(30, 0, 4000, false)).toBe('score 30 traces  7.50/s');
