@@ -51,7 +51,8 @@ const TABLE_COLUMNS: readonly Column[] = [
 
 /**
  * The `--format table` table, fitted to `width` (the terminal's, else 120): one row per record, and under a
- * record that has a reason (or an error message) one indented line with it, so the excerpts keep the width.
+ * record that failed or has a reason (or an error message) one indented line with its whole trace id and the
+ * reason, so the excerpts keep the width.
  */
 export function tableOf(rows: readonly { record: ScoreRecord; run: RunExcerpt }[], width: number): string {
   const lines = formatTable(
@@ -64,8 +65,10 @@ export function tableOf(rows: readonly { record: ScoreRecord; run: RunExcerpt }[
   const out = [lines[0] ?? ''];
   rows.forEach(({ record: r }, i) => {
     out.push(lines[i + 1] ?? '');
+    // Under a failing or erroring record, the whole trace id (the TRACE column keeps its first 8 characters,
+    // which no trace backend takes) and the reason.
     const why = r.reason ?? r.error?.message;
-    if (why) out.push(cut(`          ↳ ${why.replace(/\s+/g, ' ')}`, width));
+    if (why || r.label === 'fail') out.push(cut(`          ↳ trace ${r.traceId}${why ? `: ${why.replace(/\s+/g, ' ')}` : ''}`, width));
   });
   return out.join('\n');
 }

@@ -80,7 +80,7 @@ export function renderDemoSummary(view: DemoView, width: number): string {
     if (!last) continue;
     any = true;
     const reason = last.reason ?? 'no reason (this scorer has no reason step)';
-    const line = `  ${name}: ${last.scorer} ${last.score.toFixed(2)}, trace ${last.traceId.slice(0, 8)}: ${reason.replace(/\s+/g, ' ')}`;
+    const line = `  ${name}: ${last.scorer} ${last.score.toFixed(2)}, trace ${last.traceId}: ${reason.replace(/\s+/g, ' ')}`;
     // The final summary stays on screen: it says the whole reason; the live view keeps to one line each.
     lines.push(view.phase === 'final' ? line : cut(line, width));
   }

@@ -18,7 +18,7 @@ function reasonedFailures(stdout: string): string[] {
   const final = stdout.slice(stdout.lastIndexOf('final summary'));
   return final
     .split('\n')
-    .filter((l) => /^ {2}\S+: \S+ \d\.\d\d, trace [0-9a-f]{8}: /.test(l))
+    .filter((l) => /^ {2}\S+: \S+ \d\.\d\d, trace [0-9a-f]{32}: /.test(l))
     .filter((l) => !l.includes('no reason'));
 }
 
@@ -81,7 +81,7 @@ describe('tracejudge demo', () => {
       const final = r.stdout.slice(r.stdout.lastIndexOf('final summary'));
       expect(final).toContain('hallucination');
       expect(stub.requests.length).toBeGreaterThan(0);
-      expect(final).toMatch(/^ {2}\S+-agent: hallucination 1\.00, trace [0-9a-f]{8}: scripted: made up$/m);
+      expect(final).toMatch(/^ {2}\S+-agent: hallucination 1\.00, trace [0-9a-f]{32}: scripted: made up$/m);
     } finally {
       await stub.close();
     }

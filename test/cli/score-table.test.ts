@@ -35,6 +35,11 @@ describe('score --format table', () => {
     // A failing row with a reason has it on the next, indented line.
     const failing = lines.findIndex((l) => / fail /.test(l));
     expect(failing).toBeGreaterThan(0);
+    // ... with the whole trace id, which the TRACE column only begins (8 characters).
+    const under = lines[failing + 1] ?? '';
+    const id = /↳ trace ([0-9a-f]{32})/.exec(under)?.[1];
+    expect(id, under).toBeDefined();
+    expect(lines[failing]?.startsWith(id?.slice(0, 8) ?? '-')).toBe(true);
   });
 
   it('shows "Lisbon" from the weather runs of the labeled AI SDK set (issue 17: the Lisbon weather run)', async () => {

@@ -86,7 +86,7 @@ describe('Grafana dashboard', () => {
     for (const needle of [
       'tracejudge_evaluation_score_sum', 'outcome="fail"', 'gen_ai_evaluation_name="hallucination"', 'tracejudge_judge_requests_total', 'tracejudge_judge_tokens_total',
       'tracejudge_judge_duration_bucket', 'tracejudge_spans_received_total', 'tracejudge_traces_assembled_total', 'tracejudge_runs_extracted_total',
-      'tracejudge_sampling_decisions_total', 'tracejudge_traces_dropped_total', 'tracejudge_spans_rejected_total', 'tracejudge_buffer_traces', 'evaluation hallucination',
+      'tracejudge_sampling_decisions_total', 'tracejudge_traces_dropped_total', 'tracejudge_spans_rejected_total', 'tracejudge_buffer_traces', 'evaluation .+',
     ]) {
       expect(all, needle).toContain(needle);
     }
@@ -188,8 +188,8 @@ function traceqlMatches(query: string, span: ReadableSpan, variables: Record<str
   });
 }
 
-describe('the Tempo panel "Failed hallucination evaluations (Tempo)"', () => {
-  const panel = dashboard.panels.find((p) => p.title === 'Failed hallucination evaluations (Tempo)');
+describe('the Tempo panel "Failed evaluations (Tempo)"', () => {
+  const panel = dashboard.panels.find((p) => p.title === 'Failed evaluations (Tempo)');
   const query = panel?.targets?.[0]?.query ?? '';
   const resource = resourceFromAttributes({ 'service.name': 'tracejudge' });
   const scope = { name: 'tracejudge' };
@@ -198,18 +198,20 @@ describe('the Tempo panel "Failed hallucination evaluations (Tempo)"', () => {
 
   it('is a TraceQL query on the Tempo datasource', () => {
     expect(panel?.datasource?.type).toBe('tempo');
-    expect(query).toContain('evaluation hallucination');
+    expect(query).toContain('evaluation .+');
   });
 
-  it('lists the carrier span of a failing hallucination evaluation, as tracejudge exports it', () => {
+  it('lists the carrier span of a failing evaluation of any scorer, as tracejudge exports it', () => {
     expect(traceqlMatches(query, carrier(scoreRecord({ scorer: 'hallucination', score: 0.8, label: 'fail' })), all)).toBe(true);
+    expect(traceqlMatches(query, carrier(scoreRecord({ scorer: 'grounding', score: 0, label: 'fail' })), all)).toBe(true);
+    expect(traceqlMatches(query, carrier(scoreRecord({ scorer: 'faithfulness', score: 0.2, label: 'fail' })), all)).toBe(true);
     expect(traceqlMatches(query, carrier(scoreRecord({ scorer: 'hallucination', agentName: 'billing-agent', label: 'fail' })), { agent: 'billing-agent' })).toBe(true);
   });
 
-  it('leaves out passing evaluations, errors without a score, other scorers and other agents', () => {
+  it('leaves out passing evaluations, errors without a score and other agents', () => {
     expect(traceqlMatches(query, carrier(scoreRecord({ scorer: 'hallucination', score: 0.1, label: 'pass' })), all)).toBe(false);
+    expect(traceqlMatches(query, carrier(scoreRecord({ scorer: 'grounding', score: 1, label: 'pass' })), all)).toBe(false);
     expect(traceqlMatches(query, carrier(errorRecord({ scorer: 'hallucination' })), all)).toBe(false);
-    expect(traceqlMatches(query, carrier(scoreRecord({ scorer: 'faithfulness', score: 0.2, label: 'fail' })), all)).toBe(false);
     expect(traceqlMatches(query, carrier(scoreRecord({ scorer: 'hallucination', agentName: 'support-agent', label: 'fail' })), { agent: 'billing-agent' })).toBe(false);
   });
 });
