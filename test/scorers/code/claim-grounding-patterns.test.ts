@@ -58,6 +58,8 @@ const RIGHT: [string, string, unknown][] = [
   ['a yes/no slot of the object the clause names', 'Your individual deductible is fully met.', { individual: { met: true }, family: { met: false } }],
   ['a window in a key is no unit of its value', 'You have 17,250 miles expiring in the next six months.', { total_expiring_next_180_days: 17250 }],
   ['a conversion factor after ≈', 'You used 68 therms; since 1 therm ≈ 29.3 kWh, that is about 1,990 kWh.', { meters: [{ usage_therms: 68 }] }],
+  // 12 lb is 5.44 kg.
+  ['a figure and its conversion side by side', 'The actual weight is 12 lb (about 5.4 kg).', { weight: { actual: { value: 12, unit: 'lb' } } }],
   ['money beside a column of days', 'The 90-day supply costs $120.00 a year.', { options: [{ days_supply: 30, copay_cents: 1250 }, { days_supply: 90, copay_cents: 3000 }, { days_supply: 90, copay_cents: 2500 }] }],
 ];
 
@@ -91,6 +93,8 @@ const WRONG: [string, string, unknown, string][] = [
   ['a date two days off a UTC instant', 'Hamilton is on Thursday, December 17.', { event: { name: 'Hamilton', starts_at: '2026-12-20T01:00:00Z' } }, 'Thursday, December 17'],
   ['a weekday that is not the local date\'s in the zone the tools name', 'Doors open Saturday, Jan 16.', { event: { doors_at: '2027-01-16T02:30:00Z', tz: 'America/Los_Angeles' } }, 'Saturday, Jan 16'],
   ['a yes/no slot of the named object said the other way', 'Your family deductible is met.', { individual: { met: true }, family: { met: false } }, 'Your family deductible is met.'],
+  // 15 lb is 6.8 kg, not 10.2.
+  ['a wrong conversion beside its figure', 'The billed weight is 15 lb, which is about **10.2 kg**.', { weight: { billed: { value: 15, unit: 'lb' } } }, '10.2 kg'],
   ['two amounts of a record swapped', 'Your collision deductible is $500.', { deductibles: { collision_deductible: 1000, comprehensive_deductible: 500 } }, '$500'],
   ['two places of a record swapped', 'Pickup is at Portland Jetport.', { rental: { pickup_location: 'Boston Logan', return_location: 'Portland Jetport' } }, 'Portland Jetport'],
   ['a made-up tracking number', 'Track it with 1Z999AA10123456999.', { tracking: '1Z999AA10123456784' }, '1Z999AA10123456999'],

@@ -375,7 +375,7 @@ function converter(from: string, to: string): ((v: number) => number) | null {
   return f;
 }
 
-function convert(value: number, from: string, to: string): number | undefined {
+export function convert(value: number, from: string, to: string): number | undefined {
   if (from === to) return value;
   const f = converter(from, to);
   if (f === null) return undefined;

@@ -21,7 +21,7 @@ import { createScorer } from '../../core/scorer.js';
 import { notScorable } from '../../core/not-scorable.js';
 import { classify, claimContext, type Classified, type GivenText } from './classify.js';
 import { runSources } from './run-sources.js';
-import { Evidence } from './evidence.js';
+import { convert, Evidence, tolerance, written } from './evidence.js';
 import { contentWords, groundingSources, stem, type GroundingSources } from './sources.js';
 import { NEGATORS } from './vocabulary.js';
 import { extractSpecifics, singular, type Specific } from './specifics.js';
@@ -157,14 +157,45 @@ export function checkClaims(
   const given = new Given(options.givenText ?? '', ref);
   const ctx = claimContext(claims, sources, () => new Evidence(tools));
   const out: ClaimGroundingResult = { claims, supported: [], contradicted: [], fabricated: [], unverified: [], given: [] };
+  const classified: Classified[] = [];
   for (const s of specifics) {
     const c = classify(s, sources, given, ctx);
-    if (c.verdict === 'ignored') continue;
-    out[c.verdict].push(item(c, claims));
+    if (c.verdict !== 'ignored') classified.push(c);
   }
+  checkConversions(classified, claims);
+  for (const c of classified) if (c.verdict !== 'ignored') out[c.verdict].push(item(c, claims));
   for (const b of booleanClaims(claims, sources)) out[b.verdict].push(b.item);
   for (const item of noneClaims(claims, ctx.evidence)) out.contradicted.push(item);
   return out;
+}
+
+/** What may stand between a figure and its conversion: "15 lb (about 6.8 kg)", "170 km / 105 mi", "12 lb, or 5.4 kg". */
+const CONVERSION_GAP = /^[\s(,/≈~=–—*_-]*(?:(?:which|that)(?:'s| is| works out to| comes to)?|or|i\.e\.|about|roughly|around|approximately|approx\.|nearly|almost|just under|just over|some)?[\s(,/≈~=–—*_-]*(?:about|roughly|around|approximately|approx\.|nearly|almost)?[\s*_(]*$/iu;
+
+/**
+ * A figure written twice in two units side by side ("15 lb, which is about 10.2 kg"): when the first is
+ * supported and the second is not, the second is the first converted, and is contradicted when the conversion
+ * is wrong by more than its rounding (5 % at least), supported when right.
+ */
+function checkConversions(classified: Classified[], claims: readonly string[]): void {
+  const numbers = classified.filter((c) => c.specific.kind === 'number').sort((x, y) => x.specific.claim - y.specific.claim || x.specific.at - y.specific.at);
+  for (let i = 0; i + 1 < numbers.length; i++) {
+    const first = numbers[i] as Classified;
+    const second = numbers[i + 1] as Classified;
+    const a = first.specific;
+    const b = second.specific;
+    if (a.kind !== 'number' || b.kind !== 'number' || a.claim !== b.claim || first.verdict !== 'supported' || second.verdict !== 'unverified') continue;
+    const wa = written(a);
+    const wb = written(b);
+    if (!wa.unit || !wb.unit || wa.unit === wb.unit || a.dim === 'money' || a.dim === 'duration') continue;
+    const gap = (claims[a.claim] ?? '').slice(a.at + a.text.length, b.at);
+    if (gap.length > 32 || !CONVERSION_GAP.test(gap)) continue;
+    const expected = convert(wa.value, wa.unit, wb.unit);
+    if (expected === undefined) continue;
+    const slack = Math.max(tolerance(b, wb.value), Math.abs(expected) * (b.approx || /about|roughly|around|approx|nearly|almost|≈|~/iu.test(gap) ? 0.1 : 0.05));
+    second.verdict = Math.abs(expected - wb.value) <= slack ? 'supported' : 'contradicted';
+    second.evidence = first.evidence;
+  }
 }
 
 /** "There are no active alerts", "no open tickets": `no`, up to two words, then a plural noun. */
