@@ -89,6 +89,11 @@ export interface Service {
   ports(): { http?: number; grpc?: number; metrics?: number };
   /** Start every component (consumers before producers). Rejects, after shutting down what started, when one fails. */
   start(): Promise<void>;
+  /**
+   * Resolves with the error when a component gives up after `start()` resolved (the Kafka source whose
+   * brokers did not answer within `sources.kafka.startupTimeoutMs`); never otherwise. `serve` then stops.
+   */
+  failed(): Promise<Error>;
   /** Resolves when every finite source (files, replay, dataset) has handed on everything; never for `configured` or `manual`. */
   done(): Promise<void>;
   /**
@@ -136,6 +141,8 @@ export async function buildService(config: Config, settings: Settings, options: 
   });
   let running = false;
   let stopping = false;
+  let fail: (err: Error) => void = () => undefined;
+  const failure = new Promise<Error>((resolve) => (fail = resolve));
 
   // Scoring: scorers, sampling, pipeline, emitters.
   const built = options.handleTrace ? { scorers: [], economics: undefined, elementPool: undefined, elementCache: undefined } : await buildServiceScorers(config, settings, options.configPath);
@@ -243,7 +250,7 @@ export async function buildService(config: Config, settings: Settings, options: 
     if (config.sources.kafka.enabled) {
       // Loaded only when configured: kafkajs is ~14 MiB a service without Kafka never needs.
       const { createKafkaSource } = await import('../ingest/kafka/source.js');
-      const kafka: KafkaSource = createKafkaSource({ config: config.sources.kafka, sink: assembler, settings });
+      const kafka: KafkaSource = createKafkaSource({ config: config.sources.kafka, sink: assembler, settings, onFatal: (err) => fail(err) });
       graph.add(kafka.fetch, [assembler]);
       acknowledged(kafka.offsets);
       reporters.push(kafka);
@@ -364,6 +371,7 @@ export async function buildService(config: Config, settings: Settings, options: 
         'tracejudge started',
       );
     },
+    failed: () => failure,
     done: () => Promise.all(finite).then(() => undefined),
     async drain() {
       await assembler.close();
