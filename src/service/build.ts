@@ -18,7 +18,7 @@ import { createEmitters } from '../emit/create-emitters.js';
 import type { RecordSender } from '../emit/buffered-emitter.js';
 import type { Emitter } from '../emit/emitter.js';
 import { FanoutEmitter } from '../emit/fanout.js';
-import { errorMessage } from '../errors.js';
+import { ErrorCodes, TracejudgeError, errorMessage } from '../errors.js';
 import { TraceAssembler, type TraceHandler } from '../ingest/assembler.js';
 import type { DatasetItem, DatasetSource } from '../ingest/files/dataset-source.js';
 import type { KafkaReplayOptions } from '../ingest/kafka/replay.js';
@@ -39,6 +39,7 @@ import { BearerAuth } from '../ingest/otlp/bearer-auth.js';
 import { JudgeFailureLog } from '../pipeline/judge-failures.js';
 import { emitterHealth, holdsRecords, isHealthReporter, observeServiceState, readiness, type ConfigInfo, type HealthReporter } from './health.js';
 import { configHash, logReload, planReload } from './reload.js';
+import { findSelfLoop, selfLoopMessage } from './self-loop.js';
 import type { Settings } from './settings.js';
 
 /** Where the runs come from. */
@@ -135,6 +136,9 @@ export async function runToEnd(service: Service): Promise<void> {
 
 /** Build the service graph for `config` and `settings`; nothing starts until `start()`. */
 export async function buildService(config: Config, settings: Settings, options: BuildOptions): Promise<Service> {
+  // Refused before anything is built: results exported to the service's own receivers come back as input.
+  const loop = options.source.kind === 'configured' && !options.emitters && !options.handleTrace ? findSelfLoop(config, settings.env) : undefined;
+  if (loop) throw new TracejudgeError(ErrorCodes.CONFIG_INVALID, selfLoopMessage(loop));
   const log = settings.logger.child({ component: 'service' });
   const graph = new ComponentGraph({
     onShutdownError: (c, _phase, err) => log.error({ component: c.name, err: errorMessage(err) }, 'component shutdown failed'),
