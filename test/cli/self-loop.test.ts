@@ -73,6 +73,21 @@ describe('serve exporting to its own receiver', () => {
     expect(r.stderr).toContain(`tracejudge: emit.otlp.endpoint=http://127.0.0.1:${port} points at tracejudge's own receiver sources.otlp.http`);
   }, 40_000);
 
+  it('check-config reports the loop as serve would, exit 2; without the variable the config is valid', async () => {
+    const cfg = join(dir, 'loop.yaml');
+    const bad = await runCli(['check-config', '-c', cfg], childEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}` }), 30_000);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout + bad.stderr).toContain(`sources.otlp.http: OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:${port} points at tracejudge's own receiver sources.otlp.http`);
+    const good = await runCli(['check-config', '-c', cfg], childEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector.example:4318' }), 30_000);
+    expect(good.code).toBe(0);
+  }, 40_000);
+
+  it('a TRACEJUDGE_OTLP_ENDPOINT that is not a URL is a config error naming the variable, exit 2', async () => {
+    const r = await runCli(['serve', '-c', join(dir, 'loop.yaml')], childEnv({ TRACEJUDGE_OTLP_ENDPOINT: 'collector:4318' }), 30_000);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('tracejudge: TRACEJUDGE_OTLP_ENDPOINT: must be an http:// or https:// URL, got "collector:4318"');
+  }, 40_000);
+
   it('starts with TRACEJUDGE_OTLP_ENDPOINT at a collector (the app variable beside it ignored); results reach the collector', async () => {
     await serve.start(dir, 'ok.yaml', yaml(port), childEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://localhost:${port}`, TRACEJUDGE_OTLP_ENDPOINT: collector.httpUrl }));
     const res = await fetch(`${serve.otlpHttpUrl}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body: fx.proto });
