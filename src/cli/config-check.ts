@@ -10,7 +10,9 @@
  *   without a reason step), and sampling overrides for scorers that are not configured;
  * - TLS files of enabled listeners that are missing, unreadable, not PEM, or a key that does not match its
  *   certificate (`sources.otlp.http.tls.certFile`, …), read as `serve` would;
- * - paths `serve` writes that cannot be written (`emit.jsonl.path`, `sources.otlp.wal.dir`).
+ * - paths `serve` writes that cannot be written (`emit.jsonl.path`, `sources.otlp.wal.dir`);
+ * - an OTLP export endpoint that is one of the service's own receivers (src/service/self-loop.ts), named by
+ *   the key or the environment variable that set it.
  */
 import { dirname } from 'node:path';
 import { checkConfig, checkConfigText, readConfigFile, type Env } from '../config/load.js';
@@ -26,6 +28,7 @@ import { effectiveScorerSection, judgeRequirementIssues } from '../service/score
 import { tlsServerSettings } from '../config/sections/tls.js';
 import { serverTlsIssues } from '../tls/material.js';
 import { writablePathIssues } from '../config/writable-paths.js';
+import { findSelfLoop, selfLoopMessage } from '../service/self-loop.js';
 
 export interface ConfigReport {
   /** The file checked, or `<defaults>`. */
@@ -142,6 +145,8 @@ export async function checkConfigFile(path: string | undefined, options: { env: 
   // A YAML syntax error: nothing else can be read.
   if (!isRecord(doc)) return { file, issues: check.issues };
   const issues = [...check.issues, ...tlsIssues(doc), ...writablePathIssues(doc)];
+  const loop = check.config ? findSelfLoop(check.config, env) : undefined;
+  if (loop) issues.push({ path: loop.source === 'emit.otlp.endpoint' ? loop.source : loop.receiver, message: selfLoopMessage(loop) });
   const judgeOn = check.config ? judgeEnabled(resolveJudgeSettings(check.config.judge, env)) : judgeOf(doc, env);
   const entries = typedEntries(doc);
   if (judgeOn === false) {

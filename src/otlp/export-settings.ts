@@ -1,9 +1,11 @@
 /**
- * Where OTLP results go: `emit.otlp.endpoint` when set, else the standard `OTEL_EXPORTER_OTLP_*` variables
+ * Where OTLP results go: `emit.otlp.endpoint` when set, else `TRACEJUDGE_OTLP_ENDPOINT` (tracejudge's own
+ * export, apart from the app's variables in the same shell), else the standard `OTEL_EXPORTER_OTLP_*` variables
  * (read by the official exporters themselves), else nowhere.
  */
 import type { EmitConfig } from '../config/sections/emit.js';
 import type { Logger } from 'pino';
+import { ErrorCodes, TracejudgeError } from '../errors.js';
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json' | 'grpc';
 export type OtlpSignal = 'TRACES' | 'LOGS' | 'METRICS';
@@ -36,6 +38,13 @@ export function resolveOtlpSettings(otlp: EmitConfig['otlp'], env: Env = process
   const base = { headers: otlp.headers, timeoutMs: otlp.timeoutMs, traces: otlp.traces, logs: otlp.logs, metricsIntervalMs: otlp.metricsIntervalMs };
   if (otlp.endpoint) {
     return { ...base, endpoint: otlp.endpoint, protocols: { TRACES: otlp.protocol, LOGS: otlp.protocol, METRICS: otlp.protocol } };
+  }
+  const own = env.TRACEJUDGE_OTLP_ENDPOINT?.trim();
+  if (own) {
+    if (!/^https?:\/\/[^/]/i.test(own) || !URL.canParse(own)) {
+      throw new TracejudgeError(ErrorCodes.CONFIG_INVALID, `TRACEJUDGE_OTLP_ENDPOINT: must be an http:// or https:// URL, got ${JSON.stringify(own)}`);
+    }
+    return { ...base, endpoint: own, protocols: { TRACES: otlp.protocol, LOGS: otlp.protocol, METRICS: otlp.protocol } };
   }
   const has = (name: string): boolean => Boolean(env[name]?.trim());
   if (!has('OTEL_EXPORTER_OTLP_ENDPOINT') && !has('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') && !has('OTEL_EXPORTER_OTLP_LOGS_ENDPOINT')) {

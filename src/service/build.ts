@@ -18,7 +18,7 @@ import { createEmitters } from '../emit/create-emitters.js';
 import type { RecordSender } from '../emit/buffered-emitter.js';
 import type { Emitter } from '../emit/emitter.js';
 import { FanoutEmitter } from '../emit/fanout.js';
-import { errorMessage } from '../errors.js';
+import { ErrorCodes, TracejudgeError, errorMessage } from '../errors.js';
 import { TraceAssembler, type TraceHandler } from '../ingest/assembler.js';
 import type { DatasetItem, DatasetSource } from '../ingest/files/dataset-source.js';
 import type { KafkaReplayOptions } from '../ingest/kafka/replay.js';
@@ -39,6 +39,7 @@ import { BearerAuth } from '../ingest/otlp/bearer-auth.js';
 import { JudgeFailureLog } from '../pipeline/judge-failures.js';
 import { emitterHealth, holdsRecords, isHealthReporter, observeServiceState, readiness, type ConfigInfo, type HealthReporter } from './health.js';
 import { configHash, logReload, planReload } from './reload.js';
+import { findSelfLoop, selfLoopMessage } from './self-loop.js';
 import type { Settings } from './settings.js';
 
 /** Where the runs come from. */
@@ -89,6 +90,11 @@ export interface Service {
   ports(): { http?: number; grpc?: number; metrics?: number };
   /** Start every component (consumers before producers). Rejects, after shutting down what started, when one fails. */
   start(): Promise<void>;
+  /**
+   * Resolves with the error when a component gives up after `start()` resolved (the Kafka source whose
+   * brokers did not answer within `sources.kafka.startupTimeoutMs`); never otherwise. `serve` then stops.
+   */
+  failed(): Promise<Error>;
   /** Resolves when every finite source (files, replay, dataset) has handed on everything; never for `configured` or `manual`. */
   done(): Promise<void>;
   /**
@@ -130,12 +136,17 @@ export async function runToEnd(service: Service): Promise<void> {
 
 /** Build the service graph for `config` and `settings`; nothing starts until `start()`. */
 export async function buildService(config: Config, settings: Settings, options: BuildOptions): Promise<Service> {
+  // Refused before anything is built: results exported to the service's own receivers come back as input.
+  const loop = options.source.kind === 'configured' && !options.emitters && !options.handleTrace ? findSelfLoop(config, settings.env) : undefined;
+  if (loop) throw new TracejudgeError(ErrorCodes.CONFIG_INVALID, selfLoopMessage(loop));
   const log = settings.logger.child({ component: 'service' });
   const graph = new ComponentGraph({
     onShutdownError: (c, _phase, err) => log.error({ component: c.name, err: errorMessage(err) }, 'component shutdown failed'),
   });
   let running = false;
   let stopping = false;
+  let fail: (err: Error) => void = () => undefined;
+  const failure = new Promise<Error>((resolve) => (fail = resolve));
 
   // Scoring: scorers, sampling, pipeline, emitters.
   const built = options.handleTrace ? { scorers: [], economics: undefined, elementPool: undefined, elementCache: undefined } : await buildServiceScorers(config, settings, options.configPath);
@@ -243,7 +254,7 @@ export async function buildService(config: Config, settings: Settings, options: 
     if (config.sources.kafka.enabled) {
       // Loaded only when configured: kafkajs is ~14 MiB a service without Kafka never needs.
       const { createKafkaSource } = await import('../ingest/kafka/source.js');
-      const kafka: KafkaSource = createKafkaSource({ config: config.sources.kafka, sink: assembler, settings });
+      const kafka: KafkaSource = createKafkaSource({ config: config.sources.kafka, sink: assembler, settings, onFatal: (err) => fail(err) });
       graph.add(kafka.fetch, [assembler]);
       acknowledged(kafka.offsets);
       reporters.push(kafka);
@@ -364,6 +375,7 @@ export async function buildService(config: Config, settings: Settings, options: 
         'tracejudge started',
       );
     },
+    failed: () => failure,
     done: () => Promise.all(finite).then(() => undefined),
     async drain() {
       await assembler.close();

@@ -132,6 +132,6 @@ describe.skipIf(!haveBroker).sequential('quiet logs with Kafka (real broker, chi
     children.push(child);
     const code = await Promise.race([child.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 60_000))]);
     expect(code).toBe(1);
-    expect(child.stderr.split('\n').find((l) => l.startsWith('tracejudge: '))).toContain(`cannot subscribe to topic ${JSON.stringify(topic)}`);
+    expect(child.stderr.split('\n').find((l) => l.startsWith('tracejudge: '))).toContain(`cannot subscribe to topic ${JSON.stringify(topic)} (sources.kafka.topic) on `);
   }, 90_000);
 });

@@ -26,11 +26,20 @@ export async function serveCommand(args: readonly string[], cli: CliContext): Pr
   await service.start();
   const agentKeys = Object.keys(config.sampling?.agents ?? {});
   for (const r of effectiveRates(service.policy.current().compiled, service.scorers, agentKeys)) logger.info(r, 'sampling rate');
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-    process.once('SIGINT', () => resolve('SIGINT'));
-  });
+  const signal = await Promise.race([
+    new Promise<NodeJS.Signals>((resolve) => {
+      process.once('SIGTERM', () => resolve('SIGTERM'));
+      process.once('SIGINT', () => resolve('SIGINT'));
+    }),
+    service.failed(),
+  ]);
   const deadlineMs = config.telemetry.shutdownTimeoutMs;
+  if (signal instanceof Error) {
+    // A component gave up after the start (the Kafka brokers never answered): one line, then a clean stop.
+    cli.output.error(`tracejudge: ${signal.message}`);
+    await service.shutdown(Date.now() + deadlineMs);
+    return 1;
+  }
   logger.info({ signal, shutdownTimeoutMs: deadlineMs }, 'shutting down');
   const again = (s: NodeJS.Signals): void => logger.warn({ signal: s }, 'already shutting down; waiting for the deadline');
   process.on('SIGTERM', again);

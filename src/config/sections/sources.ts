@@ -97,6 +97,11 @@ const kafkaSource = z
       .optional(),
     sessionTimeoutMs: z.number().int().positive().default(30_000),
     heartbeatIntervalMs: z.number().int().positive().default(3_000),
+    /**
+     * How long the source waits at start for `brokers` to answer before the service gives up (exit 1, naming
+     * this key). 0: wait forever, not ready meanwhile (/readyz 503), as the Collector's receiver does.
+     */
+    startupTimeoutMs: z.number().int().nonnegative().default(0),
   })
   .prefault({});
 

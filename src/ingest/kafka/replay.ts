@@ -95,10 +95,17 @@ export function createKafkaReplay(options: KafkaReplayOptions & { sink: SpanSink
   const groupId = options.groupId ?? `tracejudge-replay-${process.pid}-${Date.now()}`;
   const sourceConfig: KafkaSourceConfig = { ...options.kafka, topic, topics: undefined, groupId, initialOffset: options.fromBeginning ? 'earliest' : 'latest' };
   const kafka = kafkaClient(sourceConfig, log);
-  const source = createKafkaSource({ config: sourceConfig, sink: options.sink, settings, publishDeadLetters: false });
+  const done = deferred<ReplayResult>();
+  const source = createKafkaSource({
+    config: sourceConfig,
+    sink: options.sink,
+    settings,
+    publishDeadLetters: false,
+    // The source connects in the background: a consumer that cannot start ends the replay with its error.
+    onFatal: (err) => done.reject(err),
+  });
   let ranges: PartitionRange[] = [];
   let total = 0;
-  const done = deferred<ReplayResult>();
   let started = false;
   let stopping: Promise<void> | undefined;
 

@@ -9,6 +9,12 @@
  * a rebalance keeps its tracking: messages it already holds are not offered again when kafkajs re-fetches
  * them, so their pending settles still hold the watermark back.
  *
+ * Start does not wait for the brokers: `fetch.start` resolves at once and a background loop connects,
+ * subscribes and runs the consumer, trying again with backoff while the brokers cannot be reached (not ready
+ * meanwhile, one warn line naming `sources.kafka.brokers`; KafkaJS's own connection errors are debug lines
+ * until the first connect succeeds). It gives up, through `onFatal`, after `startupTimeoutMs` or on an error
+ * that is not transient. The shutdown cancels the loop.
+ *
  * Lifecycle: two components, because intake and acknowledgement end at different times. `fetch` starts the
  * consumer (join the group, fetch) and its shutdown pauses every topic (no more fetching; the member stays in
  * the group and keeps its partitions). `offsets` starts the commit timer and its shutdown, once everything
@@ -41,6 +47,8 @@ export interface KafkaSourceConfig {
   commitIntervalMs: number;
   sessionTimeoutMs: number;
   heartbeatIntervalMs: number;
+  /** How long `fetch` keeps trying to reach the brokers at start before it fails (0 or absent: forever). */
+  startupTimeoutMs?: number | undefined;
   ssl?: boolean | Record<string, unknown> | undefined;
   sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string } | undefined;
 }
@@ -52,6 +60,12 @@ export interface KafkaSourceOptions {
   settings: ComponentSettings & { readonly interner?: Interner };
   /** Publish undecodable messages to the dead-letter topic (default true); false only logs and counts them (replay). */
   publishDeadLetters?: boolean;
+  /**
+   * Told once when the source gives up after `fetch.start` resolved: the brokers did not answer within
+   * `startupTimeoutMs`, or the first connect failed for a reason that is not transient (e.g. a topic that
+   * cannot be subscribed to). Without it the failure is logged at error level.
+   */
+  onFatal?: (err: Error) => void;
 }
 
 export interface KafkaSourceStats {
@@ -118,11 +132,14 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
   /** Partitions assigned to this member at the last group join, per topic. */
   let owned = new Map<string, Set<number>>();
 
+  // Until the first connect succeeds, the connect loop reports failures itself (one warn line, the reason on
+  // /readyz): KafkaJS's per-attempt connection errors are debug lines meanwhile.
+  const kafkaLog = { failuresAsDebug: true };
   const kafkaConfig: KafkaConfig = {
     clientId: config.clientId,
     brokers: [...config.brokers],
     logLevel: kafkaLogLevel(log),
-    logCreator: kafkaLogCreator(log),
+    logCreator: kafkaLogCreator(log, kafkaLog),
     retry: { initialRetryTime: 300, maxRetryTime: 5000, retries: 8 },
   };
   if (config.ssl !== undefined) kafkaConfig.ssl = config.ssl;
@@ -301,7 +318,10 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
         return;
       } catch (err) {
         if (stopped) throw err;
-        if (!isTransientKafkaError(err)) throw new Error(`kafka: cannot subscribe to topic ${names.map((n) => JSON.stringify(n)).join(', ')} on ${config.brokers.join(',')}: ${errorMessage(err)}`, { cause: err });
+        if (!isTransientKafkaError(err)) {
+          const key = config.topics?.length ? 'sources.kafka.topics' : 'sources.kafka.topic';
+          throw new Error(`kafka: cannot subscribe to topic ${names.map((n) => JSON.stringify(n)).join(', ')} (${key}) on ${config.brokers.join(',')}: ${errorMessage(err)}`, { cause: err });
+        }
         if (Date.now() - started >= TOPIC_WAIT_MS) {
           throw new Error(
             `kafka: topic ${names.map((n) => JSON.stringify(n)).join(', ')} does not exist on ${config.brokers.join(',')} after ${TOPIC_WAIT_MS / 1000} s ` +
@@ -316,8 +336,92 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
     }
   };
 
+  let connecting: Promise<void> | undefined;
+  /** Ends the connect loop's wait between attempts (the shutdown). */
+  let wakeUp: (() => void) | undefined;
+  const waitBetweenAttempts = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const t = setTimeout(resolve, ms);
+      wakeUp = () => {
+        clearTimeout(t);
+        resolve();
+      };
+    });
+  const brokerList = config.brokers.join(',');
+  let probeClient: Kafka | undefined;
+  /**
+   * Connect, subscribe and run, trying again with backoff (1 s doubling to 30 s, on top of KafkaJS's own
+   * retries) while the brokers cannot be reached; rejects with the reason when it gives up.
+   */
+  const connectLoop = async (c: Consumer): Promise<void> => {
+    const started = Date.now();
+    const timeoutMs = config.startupTimeoutMs ?? 0;
+    let attempts = 0;
+    let lastError = 'no answer yet';
+    for (let delay = 1000; ; delay = Math.min(delay * 2, 30_000)) {
+      attempts++;
+      try {
+        const attempt = (async () => {
+          // One quick connection first (no KafkaJS retries): an unreachable broker is reported within a
+          // connection timeout, with its own error, instead of after the consumer's retries.
+          probeClient ??= new Kafka({ ...kafkaConfig, retry: { retries: 0 } });
+          const probe = probeClient.admin();
+          try {
+            await probe.connect();
+          } catch (err) {
+            lastError = errorMessage(err);
+            throw err;
+          } finally {
+            await probe.disconnect().catch(() => undefined);
+          }
+          if (stopped) return;
+          await c.connect();
+          if (stopped) return;
+          await subscribe(c);
+          if (stopped) return;
+          await c.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch });
+          running = true;
+        })();
+        if (timeoutMs > 0) {
+          // A connect attempt (KafkaJS retries inside it) may outlast the timeout: give up on time.
+          const left = Math.max(0, started + timeoutMs - Date.now());
+          let timer: NodeJS.Timeout | undefined;
+          const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), left)));
+          attempt.catch(() => undefined);
+          const outcome = await Promise.race([attempt, late]).finally(() => clearTimeout(timer));
+          if (outcome === 'late') throw Object.assign(new Error(lastError), { name: 'KafkaJSConnectionError' });
+        } else {
+          await attempt;
+        }
+        if (stopped) return;
+        kafkaLog.failuresAsDebug = false;
+        if (attempts > 1) log.info({ brokers: config.brokers, waitedMs: Date.now() - started }, 'kafka: sources.kafka.brokers answer now; connected');
+        log.info({ topics: topics.map((t) => t.topic), groupId: config.groupId, brokers: config.brokers }, 'kafka source started');
+        return;
+      } catch (err) {
+        if (stopped) return;
+        if (!unreachable(err)) throw err instanceof Error && err.message.startsWith('kafka:') ? err : new Error(`kafka: cannot start the consumer on sources.kafka.brokers ${brokerList}: ${errorMessage(err)}`, { cause: err });
+        const waitedMs = Date.now() - started;
+        if (timeoutMs > 0 && waitedMs >= timeoutMs) {
+          throw new Error(`kafka: sources.kafka.brokers ${brokerList} did not answer within sources.kafka.startupTimeoutMs (${timeoutMs} ms): ${errorMessage(err)}`, { cause: err });
+        }
+        state = { state: 'connecting', reason: `kafka: cannot reach sources.kafka.brokers ${brokerList} (${errorMessage(err)}); retrying` };
+        if (attempts === 1) {
+          log.warn(
+            { brokers: config.brokers, err: errorMessage(err), startupTimeoutMs: timeoutMs },
+            `kafka: cannot reach sources.kafka.brokers ${brokerList}; retrying with backoff, not ready meanwhile (${timeoutMs > 0 ? `giving up after sources.kafka.startupTimeoutMs: ${timeoutMs} ms` : 'sources.kafka.startupTimeoutMs: 0, waiting forever'})`,
+          );
+        } else {
+          log.debug({ brokers: config.brokers, err: errorMessage(err), attempts, retryInMs: delay }, 'kafka: sources.kafka.brokers still not answering');
+        }
+        await waitBetweenAttempts(timeoutMs > 0 ? Math.min(delay, Math.max(0, started + timeoutMs - Date.now())) : delay);
+        if (stopped) return;
+      }
+    }
+  };
+
   const fetch = component('kafka:fetch', {
-    async start() {
+    start() {
       const c = kafka.consumer({
         groupId: config.groupId,
         sessionTimeout: config.sessionTimeoutMs,
@@ -362,14 +466,20 @@ export function createKafkaSource(options: KafkaSourceOptions): KafkaSource {
         state = event.payload.restart ? { state: 'restarting', reason: `${why}; restarting` } : { state: 'crashed', reason: `${why}; not restarted` };
         log.warn({ err: errorMessage(event.payload.error), restart: event.payload.restart }, 'kafka: consumer crashed');
       });
-      await c.connect();
-      await subscribe(c);
-      await c.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch });
-      running = true;
-      log.info({ topics: topics.map((t) => t.topic), groupId: config.groupId, brokers: config.brokers }, 'kafka source started');
+      connecting = connectLoop(c).catch((err: unknown) => {
+        const error = err instanceof Error ? err : new Error(String(err));
+        state = { state: 'failed', reason: error.message };
+        if (options.onFatal) options.onFatal(error);
+        else log.error({ err: error.message }, 'kafka source failed to start');
+      });
     },
-    shutdown() {
+    async shutdown(deadline) {
       stopped = true;
+      wakeUp?.();
+      // A connect attempt in flight ends by itself (KafkaJS retries inside it); wait for it by the deadline.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([connecting, new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()))))]);
+      clearTimeout(timer);
       state = { state: 'stopped', reason: 'kafka: stopped' };
       for (const t of resumeTimers) clearTimeout(t);
       resumeTimers.clear();
