@@ -35,9 +35,11 @@ export { createKafkaSource, type KafkaSource, type KafkaSourceConfig } from './i
 export { replayKafka, type KafkaReplayOptions, type ReplayResult } from './ingest/kafka/replay.js';
 
 // Extract
-export { Extractor, extractAgentRuns, extractAgentRunContexts, extractTraces, explainTrace, logsFromRequest } from './extract/extract.js';
+export { Extractor } from './extract/extract.js';
+export { extractAgentRuns, extractAgentRunContexts, extractTraces, explainTrace, logsFromRequest } from './api/extract.js';
 export { KeyFlagTable } from './extract/key-flags.js';
-export type { ExtractOptions, ExtractInput, TraceExtraction } from './extract/extract.js';
+export type { ExtractOptions, DecodedInput, TraceExtraction } from './extract/extract.js';
+export type { ExtractInput } from './api/extract.js';
 export { explainText, type TraceExplanation } from './extract/explain.js';
 export type { Framework } from './extract/frameworks.js';
 export { emptyRunWarning, hasInputText, hasOutputText } from './extract/empty-runs.js';
