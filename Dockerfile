@@ -17,6 +17,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+# The build writes CommonJS twins of the declaration files (scripts/build/cjs-types.mjs).
+COPY scripts/build ./scripts/build
 RUN npm run build
 
 FROM ${NODE_IMAGE} AS runtime

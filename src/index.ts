@@ -82,7 +82,7 @@ export {
   type JudgeUsage,
 } from './scorers/core/index.js';
 export type { ScorerRunOptions, JudgePorts } from './scorers/core/scorer.js';
-export type { ScorerRun, ScorerRunResult, ScorerLike, StepName, JudgeConfig } from './scorers/core/types.js';
+export type { ScorerRun, ScorerRunResult, ScoredRun, NotScorableRun, ScorerRunDetails, ScorerLike, StepName, JudgeConfig } from './scorers/core/types.js';
 export { labelOf, wantsReason, scorerVersionOf, DEFAULT_THRESHOLD, type ScorerDescriptor, type ConfiguredScorer, type ScorerKind, type ScoreDirection, type ReasonPolicy } from './scorers/descriptor.js';
 export { ScorerRegistry, createScorerRegistry, type ScorerTypeDefinition, type ScorerFactoryContext } from './scorers/registry.js';
 
