@@ -17,6 +17,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+# The build writes CommonJS twins of the declaration files (scripts/build/cjs-types.mjs).
+COPY scripts/build ./scripts/build
 RUN npm run build
 
 FROM ${NODE_IMAGE} AS runtime
@@ -33,7 +35,10 @@ LABEL org.opencontainers.image.title="tracejudge" \
       org.opencontainers.image.created="${CREATED}" \
       org.opencontainers.image.source="${SOURCE}" \
       org.opencontainers.image.base.name="${NODE_IMAGE}"
-ENV NODE_ENV=production
+# In a container the service is reachable only through published ports, so it listens on every address by
+# default (the library and `npx tracejudge` keep 127.0.0.1). A host or port key in a mounted config wins.
+ENV NODE_ENV=production \
+    TRACEJUDGE_HOST=0.0.0.0
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
@@ -42,11 +47,12 @@ COPY assets ./assets
 # A writable place for the JSON-lines file or the write-ahead log (sources.otlp.wal.dir), owned by the service user.
 RUN mkdir -p /var/lib/tracejudge && chown node:node /var/lib/tracejudge
 USER node
-# OTLP/gRPC, OTLP/HTTP, Prometheus /metrics (+ /healthz, /readyz). Listen on 0.0.0.0 in the config to reach them.
+# OTLP/gRPC, OTLP/HTTP, Prometheus /metrics (+ /healthz, /readyz): TRACEJUDGE_OTLP_GRPC_PORT,
+# TRACEJUDGE_OTLP_HTTP_PORT and TRACEJUDGE_METRICS_PORT move them (docs/configuration.md).
 EXPOSE 4317 4318 9464
-# Ready = started and not shutting down. Needs emit.prometheus enabled (the default); another port or host:
-# set TRACEJUDGE_HEALTH_URL. No curl in the image: node's fetch.
+# Ready = started and not shutting down. Needs emit.prometheus enabled (the default); follows
+# TRACEJUDGE_METRICS_PORT; a port set in the config file instead: set TRACEJUDGE_HEALTH_URL. No curl: node's fetch.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
-  CMD ["node", "-e", "fetch(process.env.TRACEJUDGE_HEALTH_URL || 'http://127.0.0.1:9464/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch(process.env.TRACEJUDGE_HEALTH_URL || `http://127.0.0.1:${process.env.TRACEJUDGE_METRICS_PORT || 9464}/readyz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["node", "dist/cli/main.js"]
 CMD ["serve"]

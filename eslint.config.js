@@ -19,4 +19,9 @@ export default tseslint.config(
   },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
   { files: ['scripts/**', 'bench/**'], rules: { 'no-console': 'off' } },
+  // Layers point down: extraction takes decoded spans and does not know the wire format (issue 32, item 10).
+  {
+    files: ['src/extract/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/ingest/**', '**/ingest'], message: 'src/extract takes decoded spans; decoding stays in src/ingest (decode in the caller, as src/api/extract.ts does).' }] }] },
+  },
 );

@@ -14,7 +14,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import type { Trace } from '../src/model/span.js';
-import type { extractAgentRunContexts as Extract } from '../src/extract/extract.js';
+import type { extractAgentRunContexts as Extract } from '../src/api/extract.js';
 import { decodeTraceRequestProto } from '../src/ingest/otlp/decode.js';
 import { Interner } from '../src/ingest/otlp/intern.js';
 import { buildDataset } from './lib/dataset.js';

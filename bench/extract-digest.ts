@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { extractTraces } from '../src/extract/extract.js';
+import { extractTraces } from '../src/api/extract.js';
 import { decodeTraceRequestJson, decodeTraceRequestProto } from '../src/ingest/otlp/decode.js';
 import type { Span } from '../src/model/span.js';
 import { buildDataset } from './lib/dataset.js';

@@ -35,9 +35,11 @@ export { createKafkaSource, type KafkaSource, type KafkaSourceConfig } from './i
 export { replayKafka, type KafkaReplayOptions, type ReplayResult } from './ingest/kafka/replay.js';
 
 // Extract
-export { Extractor, extractAgentRuns, extractAgentRunContexts, extractTraces, explainTrace, logsFromRequest } from './extract/extract.js';
+export { Extractor } from './extract/extract.js';
+export { extractAgentRuns, extractAgentRunContexts, extractTraces, explainTrace, logsFromRequest } from './api/extract.js';
 export { KeyFlagTable } from './extract/key-flags.js';
-export type { ExtractOptions, ExtractInput, TraceExtraction } from './extract/extract.js';
+export type { ExtractOptions, DecodedInput, TraceExtraction } from './extract/extract.js';
+export type { ExtractInput } from './api/extract.js';
 export { explainText, type TraceExplanation } from './extract/explain.js';
 export type { Framework } from './extract/frameworks.js';
 export { emptyRunWarning, hasInputText, hasOutputText } from './extract/empty-runs.js';
@@ -80,7 +82,7 @@ export {
   type JudgeUsage,
 } from './scorers/core/index.js';
 export type { ScorerRunOptions, JudgePorts } from './scorers/core/scorer.js';
-export type { ScorerRun, ScorerRunResult, ScorerLike, StepName, JudgeConfig } from './scorers/core/types.js';
+export type { ScorerRun, ScorerRunResult, ScoredRun, NotScorableRun, ScorerRunDetails, ScorerLike, StepName, JudgeConfig } from './scorers/core/types.js';
 export { labelOf, wantsReason, scorerVersionOf, DEFAULT_THRESHOLD, type ScorerDescriptor, type ConfiguredScorer, type ScorerKind, type ScoreDirection, type ReasonPolicy } from './scorers/descriptor.js';
 export { ScorerRegistry, createScorerRegistry, type ScorerTypeDefinition, type ScorerFactoryContext } from './scorers/registry.js';
 

@@ -14,7 +14,7 @@ import type { ScoreRecord } from '../../src/model/score-record.js';
 import type { EmitResult, Emitter } from '../../src/emit/emitter.js';
 import type { AgentRunContext } from '../../src/model/agent-run.js';
 import { assistantMessage, messageInvocations, messageText } from '../../src/model/messages.js';
-import { extractAgentRunContexts } from '../../src/extract/extract.js';
+import { extractAgentRunContexts } from '../../src/api/extract.js';
 import type { ConfiguredScorer } from '../../src/scorers/descriptor.js';
 import { scorerRunOf } from '../../src/pipeline/evaluate.js';
 import type { Pipeline } from '../../src/pipeline/pipeline.js';

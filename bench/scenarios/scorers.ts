@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parseConfig } from '../../src/config/load.js';
-import { extractAgentRuns } from '../../src/extract/extract.js';
+import { extractAgentRuns } from '../../src/api/extract.js';
 import { ElementCache } from '../../src/scorers/code/completeness/element-cache.js';
 import { autoWorkers, ElementPool } from '../../src/scorers/code/completeness/element-pool.js';
 import { createCompletenessScorer } from '../../src/scorers/code/completeness/index.js';

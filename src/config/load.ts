@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import type { z } from 'zod';
 import { ConfigError, ErrorCodes, errorMessage, TracejudgeError, type ConfigIssue } from '../errors.js';
+import { applyListenEnv } from './listen-env.js';
 import { formatPath } from './path.js';
 import { configSchema, type Config } from './schema.js';
 import { duplicateListenerIssues, type ListenerAt } from './sections/listeners.js';
@@ -161,9 +162,12 @@ export interface ConfigCheck {
  * cross-section references are all checked whatever else is wrong, and every issue is reported.
  */
 export function checkConfig(raw: unknown, env: Env = process.env, options: ParseOptions = {}): ConfigCheck {
-  const expanded = expandEnv(raw ?? {}, env);
+  let expanded = expandEnv(raw ?? {}, env);
+  // TRACEJUDGE_HOST and the port variables fill listener keys the file leaves out (listen-env.ts).
+  let envIssues: ConfigIssue[] = [];
+  if (isRecord(expanded)) ({ doc: expanded, issues: envIssues } = applyListenEnv(expanded, env));
   const result = configSchema.safeParse(expanded);
-  const issues: ConfigIssue[] = result.success ? [] : zodIssues(result.error.issues, [], configSchema);
+  const issues: ConfigIssue[] = [...envIssues, ...(result.success ? [] : zodIssues(result.error.issues, [], configSchema))];
   if (isRecord(expanded)) {
     if (options.scorers && isRecord(expanded.scorers)) issues.push(...options.scorers.check(expanded.scorers));
     issues.push(...budgetIssues(expanded));

@@ -3,7 +3,6 @@
  * explanation. Pure over the Span model; the only parsing is of OTLP/JSON requests handed in directly.
  */
 import type { MappingRule, RedactionRule } from '../config/sections/extract.js';
-import { decodeLogsRequestJson, decodeTraceRequestJson } from '../ingest/otlp/decode.js';
 import type { LogRecord, Span, Trace } from '../model/span.js';
 import type { AgentRun, AgentRunContext } from '../model/agent-run.js';
 import { createMappingSelector } from './conventions/mapping.js';
@@ -31,15 +30,11 @@ export interface ExtractOptions {
   logs?: readonly LogRecord[];
 }
 
-/** What extraction accepts: a trace, traces, spans, `{spans, logs}`, or an OTLP/JSON trace request (object or text). */
-export type ExtractInput =
-  | Trace
-  | readonly Trace[]
-  | readonly Span[]
-  | { spans: readonly Span[]; logs?: readonly LogRecord[] }
-  | { resourceSpans: unknown }
-  | string
-  | Uint8Array;
+/**
+ * What extraction accepts: decoded spans (a trace, traces, spans, or `{spans, logs}`). Extraction does not
+ * know the wire format; OTLP/JSON text or request objects are decoded by the caller (`src/api/extract.ts`).
+ */
+export type DecodedInput = Trace | readonly Trace[] | readonly Span[] | { spans: readonly Span[]; logs?: readonly LogRecord[] };
 
 /** Extraction of one trace. */
 export interface TraceExtraction {
@@ -54,20 +49,16 @@ function isSpanArray(v: readonly unknown[]): v is readonly Span[] {
 }
 
 /** Normalises any accepted input to spans and logs grouped by trace id, in first-seen order. */
-function groups(input: ExtractInput, extraLogs: readonly LogRecord[]): Array<{ traceId: string; spans: readonly Span[]; logs: LogRecord[] }> {
+function groups(input: DecodedInput, extraLogs: readonly LogRecord[]): Array<{ traceId: string; spans: readonly Span[]; logs: LogRecord[] }> {
   let spans: readonly Span[] = [];
   let logs: readonly LogRecord[] = [];
-  if (typeof input === 'string' || input instanceof Uint8Array) {
-    spans = decodeTraceRequestJson(input).spans;
-  } else if (Array.isArray(input)) {
+  if (Array.isArray(input)) {
     if (isSpanArray(input)) spans = input;
     else {
       const traces = input as readonly Trace[];
       spans = traces.flatMap((t) => t.spans);
       logs = traces.flatMap((t) => t.logs ?? []);
     }
-  } else if (isRecord(input) && 'resourceSpans' in input) {
-    spans = decodeTraceRequestJson(JSON.stringify(input)).spans;
   } else if (isRecord(input) && Array.isArray((input as { spans?: unknown }).spans)) {
     const t = input;
     spans = t.spans;
@@ -98,12 +89,6 @@ function oneTrace(spans: readonly Span[]): boolean {
   const traceId = (spans[0] as Span).traceId;
   for (let i = 1; i < spans.length; i++) if ((spans[i] as Span).traceId !== traceId) return false;
   return true;
-}
-
-/** Logs from an OTLP/JSON `ExportLogsServiceRequest` (object or text), for `ExtractOptions.logs`. */
-export function logsFromRequest(request: unknown): LogRecord[] {
-  if (typeof request === 'string' || request instanceof Uint8Array) return decodeLogsRequestJson(request).logs;
-  return decodeLogsRequestJson(JSON.stringify(request)).logs;
 }
 
 /**
@@ -303,7 +288,7 @@ export class Extractor {
   }
 
   /** Every trace of `input`: its agent runs with their span contexts, and its explanation (see `extractTraces`). */
-  traces(input: ExtractInput): TraceExtraction[] {
+  traces(input: DecodedInput): TraceExtraction[] {
     const redact = this.#options.redact;
     return groups(input, this.#options.logs ?? []).map((g) => {
       const tree = buildSpanTree(g.traceId, g.spans, g.logs, this.#keyFlags);
@@ -319,33 +304,10 @@ export class Extractor {
   }
 
   /** Every agent run of `input` with its spans and resource attributes (see `extractAgentRunContexts`). */
-  runContexts(input: ExtractInput): AgentRunContext[] {
+  runContexts(input: DecodedInput): AgentRunContext[] {
     const traces = this.traces(input);
     // One trace (what the pipeline hands in): its contexts as they are, without a flattened copy.
     if (traces.length === 1) return (traces[0] as TraceExtraction).contexts;
     return traces.flatMap((t) => t.contexts);
   }
-}
-
-/**
- * Extracts every agent run of every trace in `input`, with its span context and an explanation per
- * trace. Never throws on span content; an undecodable OTLP/JSON request throws `DecodeError`.
- */
-export function extractTraces(input: ExtractInput, options: ExtractOptions = {}): TraceExtraction[] {
-  return new Extractor(options).traces(input);
-}
-
-/** Every agent run in `input` (the shape in docs/records.md, "The agent run"), in trace then start order. */
-export function extractAgentRuns(input: ExtractInput, options: ExtractOptions = {}): AgentRun[] {
-  return extractTraces(input, options).flatMap((t) => t.contexts.map((c) => c.run));
-}
-
-/** Every agent run with its spans and resource attributes, for sampling rules and trajectory scorers. */
-export function extractAgentRunContexts(input: ExtractInput, options: ExtractOptions = {}): AgentRunContext[] {
-  return new Extractor(options).runContexts(input);
-}
-
-/** Per trace: conventions matched, spans seen, runs found and why no run was found. */
-export function explainTrace(input: ExtractInput, options: ExtractOptions = {}): TraceExplanation[] {
-  return extractTraces(input, options).map((t) => t.explanation);
 }

@@ -6,6 +6,7 @@
  * `tracejudge/testing`) and a file of deliberate mistakes that must fail exactly where marked, which also
  * proves the types are the package's own and not `any`.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv, dirWithPackage, removeDir, ROOT, run, writeFiles } from './temp-project.js';
@@ -23,10 +24,13 @@ export async function main(): Promise<Pick<ScoreRecord, 'scorer' | 'score'>> {
     input: { inputMessages: [{ role: 'user', content: 'The quick brown fox' }], systemMessages: [] },
     output: [{ role: 'assistant', content: 'The quick brown cat' }],
   });
+  // A scored result has a number (strict): \`notScorable\` is the discriminant (issue 32, item 7).
+  if (result.notScorable) return { scorer: result.notScorable.step, score: 0 };
+  const n: number = result.score;
   const stub: StubJudge = await startStubJudge({ script: () => reply.json({ score: 1 }) });
   await stub.close();
   const code: string = new TracejudgeError(ErrorCodes.SCORER_MODULE, 'x').code;
-  return { scorer: code === '' ? '' : words.id, score: result.score ?? 0 };
+  return { scorer: code === '' ? '' : words.id, score: n };
 }
 `;
 
@@ -37,6 +41,11 @@ import { startStubJudge } from 'tracejudge/testing';
 export const wrongOption = createContentSimilarityScorer({ ignoreCase: 'yes' }); // TS2322
 export const wrongStub = startStubJudge({ scrip: () => undefined }); // TS2561
 export const unused = notAnExport;
+export async function unnarrowed(): Promise<number> {
+  const r = await createContentSimilarityScorer().run({ input: { inputMessages: [], systemMessages: [] }, output: [] });
+  const n: number = r.score; // TS2322
+  return n;
+}
 `;
 
 interface Case {
@@ -49,6 +58,8 @@ interface Case {
 
 const CASES: Case[] = [
   { name: 'moduleResolution node16 (module node16, an ES module project)', compilerOptions: { module: 'node16', moduleResolution: 'node16' }, type: 'module', ext: '.ts' },
+  // The README's claim for CommonJS projects: .ts files there compile to require() (issue 32, item 7: TS1479 before).
+  { name: 'moduleResolution node16 from a CommonJS project (module node16, package type commonjs)', compilerOptions: { module: 'node16', moduleResolution: 'node16' }, type: 'commonjs', ext: '.ts' },
   { name: 'moduleResolution bundler (module esnext)', compilerOptions: { module: 'esnext', moduleResolution: 'bundler' }, type: 'module', ext: '.ts' },
   { name: 'moduleResolution nodenext from a CommonJS file (.cts: require of the ES module)', compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext' }, type: 'commonjs', ext: '.cts' },
   { name: 'moduleResolution node10 (module commonjs; the subpath through "typesVersions")', compilerOptions: { module: 'commonjs', moduleResolution: 'node10' }, type: 'commonjs', ext: '.ts' },
@@ -106,4 +117,42 @@ describe('types of tracejudge and tracejudge/testing for TypeScript consumers', 
       expect(r.code).toBe(2);
     });
   }
+});
+
+describe('a CommonJS project with module node16 (issue 32, item 7)', { timeout: 120_000 }, () => {
+  it('type-checks the declaration files too (skipLibCheck off), compiles to require() and runs with a scored number', async () => {
+    const project = join(dir, 'cjs-run');
+    const main = `import { createContentSimilarityScorer } from 'tracejudge';
+import { reply } from 'tracejudge/testing';
+
+async function main(): Promise<void> {
+  const r = await createContentSimilarityScorer({ ignoreCase: true }).run({
+    input: { inputMessages: [{ role: 'user', content: 'The quick brown fox' }], systemMessages: [] },
+    output: [{ role: 'assistant', content: 'The quick brown cat' }],
+  });
+  if (r.notScorable) throw new Error('not scorable: ' + r.notScorable.step);
+  const n: number = r.score;
+  process.stdout.write(JSON.stringify({ score: n, reply: typeof reply.json }));
+}
+void main();
+`;
+    writeFiles(project, {
+      'package.json': JSON.stringify({ name: 'consumer-cjs-run', private: true, type: 'commonjs' }),
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: { module: 'node16', moduleResolution: 'node16', target: 'ES2022', strict: true, skipLibCheck: false, outDir: 'out', types: ['node'], typeRoots: [join(ROOT, 'node_modules/@types')] },
+        files: ['main.ts'],
+      }),
+      'main.ts': main,
+    });
+    const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: project, env: childEnv(), timeoutMs: 110_000 });
+    expect(tsc.stdout, tsc.stdout).toBe('');
+    expect(tsc.code).toBe(0);
+    const js = readFileSync(join(project, 'out/main.js'), 'utf8');
+    expect(js).toContain('require("tracejudge")');
+    const r = await run(process.execPath, ['out/main.js'], { cwd: project, env: childEnv() });
+    expect(r.stderr).toBe('');
+    const out = JSON.parse(r.stdout) as { score: unknown; reply: unknown };
+    expect(typeof out.score).toBe('number');
+    expect(out.reply).toBe('function');
+  });
 });

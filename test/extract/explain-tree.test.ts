@@ -1,7 +1,7 @@
 /** The span tree and `explain`: orphans, cycles, ordering, and reasons when no run is found. */
 import { describe, expect, it } from 'vitest';
 import { explainText } from '../../src/extract/explain.js';
-import { explainTrace, extractAgentRunContexts } from '../../src/extract/extract.js';
+import { explainTrace, extractAgentRunContexts } from '../../src/api/extract.js';
 import { buildSpanTree } from '../../src/extract/tree.js';
 import type { Span } from '../../src/model/span.js';
 import { extractFixture } from './fixture-io.js';

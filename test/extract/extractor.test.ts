@@ -6,7 +6,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Extractor, logsFromRequest, type TraceExtraction } from '../../src/extract/extract.js';
+import { decodeExtractInput, logsFromRequest } from '../../src/api/extract.js';
+import { Extractor, type TraceExtraction } from '../../src/extract/extract.js';
 import { KeyFlagTable } from '../../src/extract/key-flags.js';
 import { extractFixture, fixtureNames, IN_HOUSE_MAPPING, TRACES_DIR } from './fixture-io.js';
 
@@ -23,7 +24,7 @@ describe('Extractor', () => {
         const logs = existsSync(logsFile) ? logsFromRequest(readFileSync(logsFile, 'utf8')) : [];
         const options = name.startsWith('handwritten-mapping-') ? { ...IN_HOUSE_MAPPING, logs } : { logs };
         const once = new Extractor(options, table);
-        expect(summary(once.traces(readFileSync(join(TRACES_DIR, `${name}.json`), 'utf8'))), `${name}, pass ${pass}`).toBe(summary(extractFixture(name)));
+        expect(summary(once.traces(decodeExtractInput(readFileSync(join(TRACES_DIR, `${name}.json`), 'utf8')))), `${name}, pass ${pass}`).toBe(summary(extractFixture(name)));
       }
     }
     expect(table.tables()[0]?.entries).toBeGreaterThan(50);
@@ -32,7 +33,7 @@ describe('Extractor', () => {
   it('keeps its mapping for every trace it is handed', () => {
     const name = fixtureNames().find((n) => n.startsWith('handwritten-mapping-'));
     expect(name).toBeDefined();
-    const text = readFileSync(join(TRACES_DIR, `${name as string}.json`), 'utf8');
+    const text = decodeExtractInput(readFileSync(join(TRACES_DIR, `${name as string}.json`), 'utf8'));
     const extractor = new Extractor(IN_HOUSE_MAPPING);
     const first = summary(extractor.traces(text));
     expect(extractor.traces(text).flatMap((t) => t.contexts).length).toBeGreaterThan(0);

@@ -3,7 +3,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AgentRun } from '../../src/model/agent-run.js';
-import { extractTraces, logsFromRequest, type ExtractOptions, type TraceExtraction } from '../../src/extract/extract.js';
+import { extractTraces, logsFromRequest } from '../../src/api/extract.js';
+import type { ExtractOptions, TraceExtraction } from '../../src/extract/extract.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const TRACES_DIR = join(here, '..', 'fixtures', 'traces');

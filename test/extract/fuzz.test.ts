@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createMappingSelector } from '../../src/extract/conventions/mapping.js';
-import { extractTraces } from '../../src/extract/extract.js';
+import { extractTraces } from '../../src/api/extract.js';
 import { BUILTIN_SELECTORS } from '../../src/extract/facts.js';
 import { buildSpanTree } from '../../src/extract/tree.js';
 import { extractSection } from '../../src/config/sections/extract.js';

@@ -12,7 +12,7 @@ import { collectRuns, type CollectedRun } from '../../src/calibrate/collect.js';
 import { parseConfig } from '../../src/config/load.js';
 import { emptyRunWarning } from '../../src/extract/empty-runs.js';
 import { explainText } from '../../src/extract/explain.js';
-import { extractTraces } from '../../src/extract/extract.js';
+import { extractTraces } from '../../src/api/extract.js';
 import type { AgentRun } from '../../src/model/agent-run.js';
 import { messageText } from '../../src/model/messages.js';
 import { createScorerRegistry } from '../../src/scorers/registry.js';

@@ -3,7 +3,7 @@
  * tool message's result folds into the invocation of the same call in the earlier assistant message.
  */
 import { describe, expect, it } from 'vitest';
-import { extractAgentRuns } from '../../src/extract/extract.js';
+import { extractAgentRuns } from '../../src/api/extract.js';
 import { getConversationHistoryFromRunInput } from '../../src/scorers/llm/run-text.js';
 import { HISTORY_ANSWER, HISTORY_SPAN_ID, historySpans } from './history-trace.js';
 

@@ -4,7 +4,7 @@
  * find comes from the fixtures' scenarios (./fixture-intents.ts), not from the extractor.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { extractAgentRuns } from '../../src/extract/extract.js';
+import { extractAgentRuns } from '../../src/api/extract.js';
 import type { AgentRun } from '../../src/model/agent-run.js';
 import { fixtureNames, runsOf } from '../extract/fixture-io.js';
 import { HISTORY_ANSWER, historySpans } from '../extract/history-trace.js';

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { evaluationIdFor } from '../../src/emit/evaluation-id.js';
-import { extractAgentRunContexts } from '../../src/extract/extract.js';
+import { extractAgentRunContexts } from '../../src/api/extract.js';
 import { Evaluator, inSpecOrder, type EvaluateArgs } from '../../src/pipeline/evaluate.js';
 import { createScorer } from '../../src/scorers/core/scorer.js';
 import { scorerVersionOf, type ConfiguredScorer } from '../../src/scorers/descriptor.js';

@@ -11,7 +11,7 @@ import { notScorable } from '../../src/scorers/core/not-scorable.js';
 import { Secrets } from '../../src/telemetry/log.js';
 import type { ConfiguredScorer } from '../../src/scorers/descriptor.js';
 import { createTestTelemetry } from '../../src/testing/test-telemetry.js';
-import { extractAgentRunContexts } from '../../src/extract/extract.js';
+import { extractAgentRunContexts } from '../../src/api/extract.js';
 import type { AgentRunContext } from '../../src/model/agent-run.js';
 import { agentInput, assistantMessage } from '../../src/model/messages.js';
 import { fixtureTrace, MemoryEmitter } from './helpers.js';

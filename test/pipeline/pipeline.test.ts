@@ -6,7 +6,7 @@ import type { ConfiguredScorer } from '../../src/scorers/descriptor.js';
 import { componentSettings } from '../../src/component.js';
 import { createSamplingPolicy } from '../../src/sampling/policy.js';
 import { evaluationIdFor } from '../../src/emit/evaluation-id.js';
-import { extractAgentRunContexts } from '../../src/extract/extract.js';
+import { extractAgentRunContexts } from '../../src/api/extract.js';
 import { fixtureTrace, MemoryEmitter } from './helpers.js';
 import { createJudgeEconomics } from '../../src/judge/economics/economics.js';
 import { boostSignalScorers } from '../../src/sampling/boost-signals.js';

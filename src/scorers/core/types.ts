@@ -111,15 +111,28 @@ export type JudgeExecution =
 type Field<TAcc, K extends string> = K extends keyof TAcc ? TAcc[K] : undefined;
 
 /**
- * What `scorer.run()` resolves to (docs/scorers.md): the prepared run plus step results. `score` is absent
- * (and `notScorable` set) when a step returned {@link NotScorable}.
+ * What `scorer.run()` resolves to (docs/scorers.md): the prepared run plus step results. Either scored
+ * (`score` a number, no `notScorable`) or not scorable (`notScorable` set, no `score`) when a step returned
+ * {@link NotScorable}; `notScorable` is the discriminant, so after `if (r.notScorable) …` `r.score` is a `number`.
  */
-export type ScorerRunResult<TInput = unknown, TOutput = unknown, TAcc extends StepResults = StepResults> = PreparedRun<
-  TInput,
-  TOutput
-> & {
-  score?: number;
-  notScorable?: { step: StepName; reason?: string };
+export type ScorerRunResult<TInput = unknown, TOutput = unknown, TAcc extends StepResults = StepResults> = PreparedRun<TInput, TOutput> &
+  ScorerRunDetails<TAcc> &
+  (ScoredRun | NotScorableRun);
+
+/** A result with a score. */
+export interface ScoredRun {
+  score: number;
+  notScorable?: undefined;
+}
+
+/** A result of a run a step declared not scorable (not an error: the run lacks what the scorer needs). */
+export interface NotScorableRun {
+  score?: undefined;
+  notScorable: { step: StepName; reason?: string };
+}
+
+/** The step results and prompts of a run, scored or not. */
+export interface ScorerRunDetails<TAcc extends StepResults = StepResults> {
   reason?: Field<TAcc, 'generateReasonStepResult'>;
   preprocessStepResult?: Field<TAcc, 'preprocessStepResult'>;
   analyzeStepResult?: Field<TAcc, 'analyzeStepResult'>;
@@ -128,7 +141,7 @@ export type ScorerRunResult<TInput = unknown, TOutput = unknown, TAcc extends St
   generateScorePrompt?: string;
   generateReasonPrompt?: string;
   judge?: Partial<Record<StepName, { executions: JudgeExecution[] }>>;
-};
+}
 
 /** Strips the sentinel and the promise from a step's return type. */
 export type StepValue<T> = Exclude<Awaited<T>, NotScorable>;

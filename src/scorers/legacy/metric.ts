@@ -72,7 +72,7 @@ export async function runForScore(metric: string, scorer: ScorerLike, run: Param
     const why = r.notScorable?.reason ? `: ${r.notScorable.reason}` : '';
     throw new TracejudgeError(ErrorCodes.SCORER_FAILED, `${metric}.measure: scorer ${scorer.id} declared the run not scorable${why}`);
   }
-  return r as ScorerRunResult & { score: number };
+  return r;
 }
 
 /** The constructor arguments of a judge metric: `(model, options)`, or the older `({ model, ...options })`. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractAgentRunContexts } from '../../../src/extract/extract.js';
+import { extractAgentRunContexts } from '../../../src/api/extract.js';
 import type { Span } from '../../../src/model/span.js';
 import { createJudgeClient, resolveJudgeSettings, type JudgeClient } from '../../../src/judge/index.js';
 import { judgeSection } from '../../../src/config/sections/judge.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { extractAgentRunContexts } from '../../../src/extract/extract.js';
+import { extractAgentRunContexts } from '../../../src/api/extract.js';
 import { decodeTraceRequestJson } from '../../../src/ingest/otlp/decode.js';
 import { agentTrajectoriesSchema, checkRequires } from '../../../src/scorers/trajectory/agent-expectations.js';
 import { createAgentTrajectoryScorer } from '../../../src/scorers/trajectory/agent-trajectory-scorer.js';

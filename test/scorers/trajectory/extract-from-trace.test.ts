@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { extractAgentRunContexts } from '../../../src/extract/extract.js';
+import { extractAgentRunContexts } from '../../../src/api/extract.js';
 import { decodeTraceRequestJson } from '../../../src/ingest/otlp/decode.js';
 import { TracejudgeError } from '../../../src/errors.js';
 import { extractTrajectoryFromTrace, trajectoryFromSpans, type SpanRecord } from '../../../src/index.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { AgentRunContext } from '../../../src/model/agent-run.js';
-import { extractAgentRunContexts } from '../../../src/extract/extract.js';
+import { extractAgentRunContexts } from '../../../src/api/extract.js';
 import { decodeTraceRequestJson } from '../../../src/ingest/otlp/decode.js';
 import type { Span } from '../../../src/model/span.js';
 import { trajectoryFromRun, trajectoryFromSpans } from '../../../src/scorers/trajectory/from-trace.js';
