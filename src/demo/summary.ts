@@ -49,8 +49,11 @@ export function renderDemoSummary(view: DemoView, width: number): string {
   const agents = view.tally.agents();
   const scoredRuns = agents.reduce((n, [, a]) => n + a.runs, 0);
   lines.push(cut(`tracejudge demo · ${state} · ${view.sent} runs sent by the sample agents, ${scoredRuns} scored`, width));
-  lines.push(cut(`Point your own app here: OTEL_EXPORTER_OTLP_ENDPOINT=${view.otlpHttp}${view.otlpGrpc ? `  (gRPC: ${view.otlpGrpc})` : ''}`, width));
-  lines.push(cut(`Live page:               ${view.livePage ?? 'off (set live.enabled: true)'}`, width));
+  // After the stop the receivers and the page are closed: say so rather than invite an app to send there.
+  const closed = view.phase === 'final';
+  const endpoint = `OTEL_EXPORTER_OTLP_ENDPOINT=${view.otlpHttp}${view.otlpGrpc ? `  (gRPC: ${view.otlpGrpc})` : ''}`;
+  lines.push(cut(closed ? `Closed with the demo:    ${endpoint}; \`tracejudge serve\` keeps one open` : `Point your own app here: ${endpoint}`, width));
+  lines.push(cut(`Live page:               ${view.livePage ? `${view.livePage}${closed ? ' (closed)' : ''}` : 'off (set live.enabled: true)'}`, width));
   for (const n of view.notes ?? []) lines.push(cut(n, width));
   lines.push('');
 

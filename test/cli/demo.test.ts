@@ -35,6 +35,10 @@ describe('tracejudge demo', () => {
     expect(r.stdout).toMatch(/Live page: +http:\/\/127\.0\.0\.1:\d+\//);
     expect(r.stdout).toContain('set OPENAI_API_KEY to add the judge scorers');
     const final = r.stdout.slice(r.stdout.lastIndexOf('final summary'));
+    // Once stopped, the summary no longer invites an app to send to the closed endpoint (issue 32).
+    expect(final).not.toContain('Point your own app here');
+    expect(final).toMatch(/Closed with the demo: +OTEL_EXPORTER_OTLP_ENDPOINT=http:\/\/127\.0\.0\.1:\d+/);
+    expect(final).toMatch(/Live page: +http:\/\/127\.0\.0\.1:\d+\/ \(closed\)/);
     for (const a of SAMPLE_AGENTS) expect(final).toMatch(new RegExp(`^${a.name}\\s+[1-9]\\d*\\s`, 'm'));
     // The contradiction (order-agent) and the answer made up after a tool error (billing-agent) fail with a reason.
     const failures = reasonedFailures(r.stdout);
@@ -79,6 +83,10 @@ describe('tracejudge demo', () => {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toContain('Judge scorers are on');
       const final = r.stdout.slice(r.stdout.lastIndexOf('final summary'));
+    // Once stopped, the summary no longer invites an app to send to the closed endpoint (issue 32).
+    expect(final).not.toContain('Point your own app here');
+    expect(final).toMatch(/Closed with the demo: +OTEL_EXPORTER_OTLP_ENDPOINT=http:\/\/127\.0\.0\.1:\d+/);
+    expect(final).toMatch(/Live page: +http:\/\/127\.0\.0\.1:\d+\/ \(closed\)/);
       expect(final).toContain('hallucination');
       expect(stub.requests.length).toBeGreaterThan(0);
       expect(final).toMatch(/^ {2}\S+-agent: hallucination 1\.00, trace [0-9a-f]{32}: scripted: made up$/m);
