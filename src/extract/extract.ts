@@ -297,7 +297,9 @@ export class Extractor {
       const contexts: AgentRunContext[] = built.map((b) => {
         let run: AgentRun = capRun(b.run, this.#maxTextBytes);
         if (redact && redact.length > 0) run = redactRun(run, redact);
-        return { run, span: b.span, spans: b.spans, resourceAttributes: b.span.resource.attributes };
+        const context: AgentRunContext = { run, span: b.span, spans: b.spans, resourceAttributes: b.span.resource.attributes };
+        if (infos.get(b.span.spanId)?.facts.role !== 'agent') context.noAgentSpan = true;
+        return context;
       });
       return new LazyExplanation(g.traceId, contexts, tree, infos, built, uncovered);
     });

@@ -212,7 +212,7 @@ export class LiveRing implements Component, RunObserver {
   runScored({ context, records, decisions, skipped }: ScoredRun): void {
     const now = this.#now();
     const minute = Math.floor(now / MINUTE_MS);
-    const noAgentSpan = isWithoutAgentSpan(context.run.notes);
+    const noAgentSpan = context.noAgentSpan === true;
     const groups = noAgentSpan ? this.#withoutAgent : this.#minutes;
     const agent = this.#agentKey(groups, context.run.agentName);
     const bucket = this.#bucket(groups, agent, minute);
@@ -479,13 +479,6 @@ function addMinute(into: MinuteCounts, c: MinuteCounts): void {
   if (c.seen > 0) into.rate = c.rate;
 }
 
-/**
- * A run built from LLM calls with no agent span: extraction names it after its top-level span (often the LLM
- * call itself, `openai.chat`) and says so in its notes (src/extract/runs.ts). Not an agent, so not listed as one.
- */
-function isWithoutAgentSpan(notes: readonly string[] | undefined): boolean {
-  return notes !== undefined && notes.some((n) => n.startsWith('no agent span'));
-}
 
 /** The skip reason as the metric labels it (`no_output`, …; a scorer's own reason is `not_scorable`). */
 function skipLabel(reason: string): string {

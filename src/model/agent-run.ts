@@ -124,4 +124,6 @@ export interface AgentRunContext {
   /** The agent span's subtree in start order (including the agent span). */
   spans: Span[];
   resourceAttributes: Attributes;
+  /** Set when the run has no agent span (LLM calls outside any agent): its `agentName` is then a span's name. */
+  noAgentSpan?: true;
 }

@@ -4,8 +4,8 @@
  * from each scenario's intent), kept as a regression set. Verdict (docs/calibration.md): a fail record of a
  * quality scorer → fail; else a pass record → pass; tool-errors (operational) is reported apart.
  *
- * Precision first (issue 28): no false alarm on either part. Accuracy: at least 94 % of the tuning part and
- * 90 % of the holdout part. The issue asks 95 % of this set; it gets 48 of 51 tuning runs: three of its
+ * Precision first (issue 28): no false alarm on either part. Accuracy: at least 92 % of the tuning part and
+ * 90 % of the holdout part. The issue asks 95 % of this set; it gets 47 of 51 tuning runs: four of its
  * fails are "unsupported additions" (a $15 credit, an upgrade, a next invoice no tool gave), which the
  * precision-first rules leave unverified by design (they go to the judge when one is configured).
  */

@@ -220,8 +220,8 @@ describe('LiveRing', () => {
   it('lists runs without an agent span apart from the agents, and flags their evaluations', () => {
     const c = clock();
     const ring = new LiveRing({ config: config(), now: c.now });
-    const llm = run('openai.chat', { notes: ['no agent span: run built from the top-level span 0000000a `openai.chat`'] });
-    ring.runScored({ context: ctx(llm), records: [rec(llm, 'grounding', 0, c.now())], decisions: [] });
+    const llm = run('openai.chat');
+    ring.runScored({ context: { ...ctx(llm), noAgentSpan: true }, records: [rec(llm, 'grounding', 0, c.now())], decisions: [] });
     const agent = run('billing-agent');
     ring.runScored({ context: ctx(agent), records: [rec(agent, 'grounding', 1, c.now())], decisions: [] });
     const s = ring.summary();

@@ -13,21 +13,9 @@ import { TraceAssembler } from '../../src/ingest/assembler.js';
 import type { ScoreRecord } from '../../src/model/score-record.js';
 import { createPipeline } from '../../src/pipeline/pipeline.js';
 import { createContentSimilarityScorer } from '../../src/scorers/code/content-similarity/index.js';
-import type { ConfiguredScorer } from '../../src/scorers/descriptor.js';
-import { fixtureTrace, MemoryEmitter } from './helpers.js';
+import { configuredScorer, fixtureTrace, MemoryEmitter } from './helpers.js';
 
-const similarity: ConfiguredScorer = {
-  name: 'similarity',
-  type: 'content-similarity',
-  kind: 'code',
-  direction: 'higher',
-  threshold: 0.5,
-  reason: 'on-fail',
-  needsGroundTruth: false,
-  input: 'agent',
-  samplingKey: 'similarity',
-  scorer: createContentSimilarityScorer(),
-};
+const similarity = configuredScorer('similarity', createContentSimilarityScorer(), { type: 'content-similarity' });
 
 /** An output that answers `retryable` while `down`, or `permanent` when `refuse`; counts every offer. */
 class SwitchableEmitter implements Emitter {

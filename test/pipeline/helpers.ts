@@ -5,6 +5,12 @@ import type { ScoreRecord } from '../../src/model/score-record.js';
 import type { EmitResult, Emitter } from '../../src/emit/emitter.js';
 import { decodeTraceRequestJson } from '../../src/ingest/otlp/decode.js';
 import type { Trace } from '../../src/model/span.js';
+import type { ConfiguredScorer } from '../../src/scorers/descriptor.js';
+
+/** A configured scorer for pipeline tests: a code scorer, threshold 0.5, sampled under its own name, unless `over` says otherwise. */
+export function configuredScorer(name: string, scorer: ConfiguredScorer['scorer'], over: Partial<ConfiguredScorer> = {}): ConfiguredScorer {
+  return { name, type: name, kind: 'code', direction: 'higher', threshold: 0.5, reason: 'on-fail', needsGroundTruth: false, input: 'agent', samplingKey: name, scorer, ...over };
+}
 
 export function fixtureTrace(name: string): Trace {
   const path = fileURLToPath(new URL(`../fixtures/traces/${name}.json`, import.meta.url));

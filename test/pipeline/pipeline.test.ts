@@ -7,23 +7,12 @@ import { componentSettings } from '../../src/component.js';
 import { createSamplingPolicy } from '../../src/sampling/policy.js';
 import { evaluationIdFor } from '../../src/emit/evaluation-id.js';
 import { extractAgentRunContexts } from '../../src/api/extract.js';
-import { fixtureTrace, MemoryEmitter } from './helpers.js';
+import { configuredScorer, fixtureTrace, MemoryEmitter } from './helpers.js';
 import { createJudgeEconomics } from '../../src/judge/economics/economics.js';
 import { boostSignalScorers } from '../../src/sampling/boost-signals.js';
 import { economicsSection } from '../../src/config/sections/economics.js';
 
-const similarity: ConfiguredScorer = {
-  name: 'similarity',
-  type: 'content-similarity',
-  kind: 'code',
-  direction: 'higher',
-  threshold: 0.5,
-  reason: 'on-fail',
-  needsGroundTruth: false,
-  input: 'agent',
-  samplingKey: 'similarity',
-  scorer: createContentSimilarityScorer(),
-};
+const similarity = configuredScorer('similarity', createContentSimilarityScorer(), { type: 'content-similarity' });
 
 /** A judge-kind scorer whose "judge" is a promise the test controls. */
 function gatedJudge(name: string, gate: Promise<void>, score = 0.8): ConfiguredScorer {

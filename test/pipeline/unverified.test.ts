@@ -15,9 +15,9 @@ import type { ScoreRecord } from '../../src/model/score-record.js';
 import type { Span } from '../../src/model/span.js';
 import { Evaluator, unverifiedCount } from '../../src/pipeline/evaluate.js';
 import { createClaimGroundingScorer } from '../../src/scorers/code/claim-grounding/index.js';
-import type { ConfiguredScorer } from '../../src/scorers/descriptor.js';
 import { Telemetry } from '../../src/telemetry/instruments.js';
 import { Secrets } from '../../src/telemetry/log.js';
+import { configuredScorer, fixtureTrace, MemoryEmitter } from './helpers.js';
 import { parseConfig } from '../../src/config/load.js';
 
 const parseSampling = (s: unknown) => parseConfig({ sampling: s }, '<test>', {}).sampling;
@@ -52,18 +52,7 @@ function weatherRun(id: number, answer: string, result: Record<string, unknown>)
   return { run, span: {} as Span, spans: [], resourceAttributes: {} };
 }
 
-const grounding: ConfiguredScorer = {
-  name: 'grounding',
-  type: 'claim-grounding',
-  kind: 'code',
-  direction: 'higher',
-  threshold: 0.5,
-  reason: 'always',
-  needsGroundTruth: false,
-  input: 'agent',
-  samplingKey: 'grounding',
-  scorer: createClaimGroundingScorer(),
-};
+const grounding = configuredScorer('grounding', createClaimGroundingScorer(), { type: 'claim-grounding', reason: 'always' });
 
 async function score(context: AgentRunContext): Promise<ScoreRecord> {
   const out = await new Evaluator({ now: () => T0, secrets: new Secrets() }).evaluate({ scorer: grounding, context, samplingRate: 1, source: 'otlp' });
@@ -135,20 +124,12 @@ describe('unverified counts reach the sampler', () => {
     const { createSamplingPolicy } = await import('../../src/sampling/policy.js');
     const { componentSettings } = await import('../../src/component.js');
     const { createScorer } = await import('../../src/scorers/core/scorer.js');
-    const { fixtureTrace, MemoryEmitter } = await import('./helpers.js');
-    const judge: ConfiguredScorer = {
-      name: 'hallucination',
+    const judge = configuredScorer('hallucination', createScorer({ id: 'hallucination', description: 'test' }).generateScore(() => 0.1), {
       type: 'test-judge',
       kind: 'judge',
       direction: 'lower',
-      threshold: 0.5,
-      reason: 'on-fail',
-      needsGroundTruth: false,
       judgeModel: 'stub-model',
-      input: 'agent',
-      samplingKey: 'hallucination',
-      scorer: createScorer({ id: 'hallucination', description: 'test' }).generateScore(() => 0.1),
-    };
+    });
     // A boost on the unverified rule: the judge scores the run only if the count got through.
     const real = createSamplingPolicy(parseSampling({ default: { rate: 1, scorers: { hallucination: 0 } }, rules: [{ type: 'unverified', action: 'boost' }] }), { grounding: 'code', hallucination: 'judge' });
     const seen: (Readonly<Record<string, number>> | undefined)[] = [];

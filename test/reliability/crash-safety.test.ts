@@ -192,8 +192,8 @@ describe('SIGKILL while scoring falls behind intake (OTLP/HTTP, no write-ahead l
     // held + queued + in flight is what was lost (the kill came a few ms after the scrape).
     expect(Math.abs(lost - predicted)).toBeLessThanOrEqual(Math.max(3 * LOAD_TRACES_PER_REQUEST, 0.05 * lost));
     // The held part is what arrived within decisionWaitMs (+ a tick, + the tick's lag on a busy loop) of the end.
-    // Both bounds come from the client's clock without a timing guess: a trace sent inside the window is held for
-    // certain; one acknowledged before the late window cannot be. (`at`, when the client saw the acknowledgement,
+    // The lower bound needs no timing guess: a trace sent inside the window is held for certain. The upper bound
+    // allows a guessed second of tick lag on the busy loop, so it is loose (about twice the held count). (`at`, when the client saw the acknowledgement,
     // lags the server's receipt on a loaded machine by up to a second, so a ratio of the acknowledged-in-window
     // count is no bound: CI measured 500 held for 1,450 acknowledged in the window.)
     expect(held).toBeGreaterThanOrEqual(heldSurely);

@@ -63,6 +63,12 @@ const RIGHT: [string, string, unknown][] = [
   ['money beside a column of days', 'The 90-day supply costs $120.00 a year.', { options: [{ days_supply: 30, copay_cents: 1250 }, { days_supply: 90, copay_cents: 3000 }, { days_supply: 90, copay_cents: 2500 }] }],
 ];
 
+/**
+ * RIGHT cases whose point is only that nothing is contradicted: no figure is claimed (an offer, "no alerts"), or
+ * the figure is derived in a way the rules leave unverified by design (a per-unit share, an excess charge).
+ */
+const ONLY_NOT_CONTRADICTED: ReadonlySet<string> = new Set(['an offer is not a claim', 'no alerts when the list is empty', 'a per-unit figure of a total', 'a key that is a rate per unit']);
+
 /** Wrong answers: the wrong specific is contradicted or made up (score 0). */
 const WRONG: [string, string, unknown, string][] = [
   ['a wrong temperature', 'It is 25°C in Paris.', { city: 'Paris', temperatureC: 18 }, '25°C'],
@@ -101,10 +107,12 @@ const WRONG: [string, string, unknown, string][] = [
 ];
 
 describe('claim grounding on how models write', () => {
-  it.each(RIGHT)('supports %s', (_name, answer, result) => {
+  it.each(RIGHT)('supports %s', (name, answer, result) => {
     const r = check(answer, result);
     expect([r.contradicted.map((i) => i.text), r.fabricated.map((i) => i.text)]).toEqual([[], []]);
     expect(claimGroundingScore(r)).toBeGreaterThanOrEqual(0.5);
+    // Not merely left unverified (which also scores 0.5): the answer's figure is found in the evidence.
+    if (!ONLY_NOT_CONTRADICTED.has(name)) expect(r.supported.length, JSON.stringify(r.unverified.map((i) => i.text))).toBeGreaterThan(0);
   });
 
   it('supports how far one tool\'s amount is over another tool\'s (27,480 is 9.9 % over 25,000)', () => {
