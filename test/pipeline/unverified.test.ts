@@ -134,12 +134,27 @@ describe('unverified counts reach the sampler', () => {
     const real = createSamplingPolicy(parseSampling({ default: { rate: 1, scorers: { hallucination: 0 } }, rules: [{ type: 'unverified', action: 'boost' }] }), { grounding: 'code', hallucination: 'judge' });
     const seen: (Readonly<Record<string, number>> | undefined)[] = [];
     const policy = { compiled: real.compiled, decide: (input: Parameters<typeof real.decide>[0], now?: number) => (input.scorer === 'hallucination' && seen.push(input.codeUnverified), real.decide(input, now)) };
-    const emitter = new MemoryEmitter();
-    const pipeline = createPipeline({ scorers: [grounding, judge], emitter, source: 'otlp', judgeConcurrency: 1, maxQueuedJudgeEvaluations: 10, settings: componentSettings(), policy: () => policy });
-    await pipeline.handleTrace({ ...fixtureTrace('aisdk6-two-tools'), source: 'otlp' });
-    const g = emitter.records.find((r) => r.scorer === 'grounding');
-    expect(typeof g?.unverified).toBe('number');
-    expect(seen).toEqual([{ grounding: g?.unverified }]);
-    expect(emitter.records.some((r) => r.scorer === 'hallucination')).toBe((g?.unverified ?? 0) > 0);
+    const scoreTrace = async (extra: string): Promise<ScoreRecord[]> => {
+      const emitter = new MemoryEmitter();
+      const pipeline = createPipeline({ scorers: [grounding, judge], emitter, source: 'otlp', judgeConcurrency: 1, maxQueuedJudgeEvaluations: 10, settings: componentSettings(), policy: () => policy });
+      // The fixture's answer ("It is 18°C (64.4°F) with light rain in Paris right now."), every specific in its
+      // tool results, with `extra` appended to it.
+      const trace = fixtureTrace('aisdk6-two-tools');
+      const spans = trace.spans.map((sp) => {
+        const text = sp.attributes['ai.response.text'];
+        return typeof text === 'string' ? { ...sp, attributes: { ...sp.attributes, 'ai.response.text': `${text}${extra}` } } : sp;
+      });
+      await pipeline.handleTrace({ ...trace, spans, source: 'otlp' });
+      return emitter.records;
+    };
+    // Fully supported: no unverified specific, so no boost and no judge record (the judge's rate is 0).
+    const checked = await scoreTrace('');
+    expect(checked.find((r) => r.scorer === 'grounding')?.unverified).toBe(0);
+    expect(checked.some((r) => r.scorer === 'hallucination')).toBe(false);
+    // Two specifics no tool gave (37 % and 17:21): the count reaches the sampler, and the boost sends the run to the judge.
+    const partlyChecked = await scoreTrace(' Humidity is 37 % and sunset is at 17:21.');
+    expect(partlyChecked.find((r) => r.scorer === 'grounding')?.unverified).toBe(2);
+    expect(seen).toEqual([{ grounding: 0 }, { grounding: 2 }]);
+    expect(partlyChecked.some((r) => r.scorer === 'hallucination')).toBe(true);
   });
 });

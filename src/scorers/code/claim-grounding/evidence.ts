@@ -498,7 +498,7 @@ function statesValue(text: string, e: NumberEvidence): boolean {
   const forms = [String(Math.abs(e.value))];
   if (e.cents) forms.push((Math.abs(e.value) / 100).toFixed(2), String(Math.abs(e.value) / 100));
   const plain = text.replace(/(?<=\d),(?=\d{3}\b)/gu, '');
-  return forms.some((f) => /^\d+(?:\.\d+)?$/.test(f) && new RegExp(`(?<![\\d.])${f.replace('.', '\\.')}(?![\\d]|\\.\\d)`).test(plain));
+  return forms.some((f) => /^\d+(?:\.\d+)?$/.test(f) && plain.includes(f) && new RegExp(`(?<![\\d.])${f.replace('.', '\\.')}(?![\\d]|\\.\\d)`).test(plain));
 }
 
 /**
