@@ -51,6 +51,14 @@ describe.skipIf(opensslMissing !== undefined)(suiteName('Kafka emitter client TL
     expect(handshakes).toContain('3001');
   }, 20_000);
 
+  it('with ssl trusting another anchor than the broker\'s CA, it refuses the broker: no handshake completes', async () => {
+    const before = handshakes.length;
+    // The client's own leaf certificate as the only trust anchor: the broker's certificate does not chain to it.
+    const code = await sendOnce({ ca: [pem(client.cert).toString()], cert: pem(client.cert).toString(), key: pem(client.key).toString(), servername: 'localhost' });
+    expect(code).toBe('retryable');
+    expect(handshakes).toHaveLength(before);
+  }, 20_000);
+
   it('without ssl no TLS handshake completes', async () => {
     const before = handshakes.length;
     failures.length = 0;
