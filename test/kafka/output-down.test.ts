@@ -82,8 +82,11 @@ describe.skipIf(!haveBroker)('Kafka source with the output down', () => {
     // The service runs in this process: its RSS during the outage is this process's.
     const memory = new MemorySampler(undefined, 200);
     services.push(first);
-    // Consuming and scoring while the output is down: nothing is delivered, so nothing may be committed.
-    await new Promise((r) => setTimeout(r, 6000));
+    // Consuming and scoring while the output is down: nothing is delivered, so nothing may be committed. First
+    // make sure the messages were read and scored (the output holds their records), then give the committer
+    // a few of its intervals to (wrongly) commit.
+    await waitFor(() => first.outputs.some((o) => o.buffered > 0), 30_000, 'records held for the output that is down');
+    await new Promise((r) => setTimeout(r, 3000));
     const committedWhileDown = await committedTotal(kafka, groupId, topic);
     const peaks = memory.stop();
     expect(capture.traces.size).toBe(0);
